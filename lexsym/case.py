@@ -1,0 +1,186 @@
+"""One bankruptcy case as data: the facts every task is computed from.
+
+The JSON file form is the pydantic model dumped as JSON; `lexsym schema case` publishes its schema.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from lexsym.errors import InputError
+from lexsym.vocabulary import FOREIGN, STATES, AssetKind, Filing, Owner, Person, RetirementPlan, Use
+
+MAX_TOTAL_VALUE = 1_000_000_000
+"""Clingo integers are 32-bit; keeping the estate under $1 billion leaves room for every sum."""
+
+
+def _whole_dollars(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise ValueError("must be a whole number of dollars")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError("must be a whole number of dollars")
+        return int(value)
+    return value
+
+
+class DomicilePeriod(BaseModel):
+    """Where the debtor was domiciled from `start` up to (not including) `end`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    state: str = Field(
+        description="USPS code of the state (or DC), or FOREIGN for outside the United States."
+    )
+    start: dt.date = Field(description="First day of domicile there.")
+    end: dt.date | None = Field(
+        default=None,
+        description="First day domiciled elsewhere (the next period's start). Omit, or give the petition "
+        "date, for the domicile on the day of filing.",
+    )
+
+    @field_validator("state")
+    @classmethod
+    def _known_place(cls, value: str) -> str:
+        code = value.strip().upper()
+        if code != FOREIGN and code not in STATES:
+            raise ValueError(f"unknown state code {value!r} (use a USPS code such as 'OR', or 'FOREIGN')")
+        return code
+
+
+class Asset(BaseModel):
+    """One item of property of the estate, described the way exemption statutes test property."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$", description="Unique id within the case.")
+    description: str = Field(min_length=1)
+    value: Annotated[int, Field(ge=0, description="Value of the estate's interest, in whole dollars.")]
+    kind: AssetKind = AssetKind.OTHER
+    use: Use = Field(default=Use.NONE, description="The use the property is held primarily for.")
+    user: Person = Field(default=Person.DEBTOR, description="Who uses it (or whom a burial plot is for).")
+    owner: Owner | None = Field(
+        default=None, description="Joint cases: which debtor holds it; default joint. Single cases: debtor."
+    )
+    prescribed: bool = Field(
+        default=False, description="A health aid professionally prescribed for its user."
+    )
+    matured: bool = Field(default=False, description="A life insurance contract that has matured.")
+    credit_life: bool = Field(default=False, description="A credit life insurance contract.")
+    subject: Person | None = Field(
+        default=None,
+        description="The person a policy insures or a payment concerns (the injured, deceased or earner).",
+    )
+    plan: RetirementPlan | None = Field(default=None, description="Tax provision of a retirement fund.")
+    rollover: bool = Field(default=False, description="Retirement funds attributable to a rollover.")
+    reasonably_necessary: int | None = Field(
+        default=None,
+        ge=0,
+        description="A finding of the amount reasonably necessary for support; only exemptions limited "
+        "by that standard read it.",
+    )
+    applicable_exemptions: list[str] | None = Field(
+        default=None,
+        description="Citations that apply to this asset, replacing rule-derived classification "
+        "(for replaying cases labelled by other tools).",
+    )
+
+    @field_validator("value", "reasonably_necessary", mode="before")
+    @classmethod
+    def _whole(cls, value: Any) -> Any:
+        return _whole_dollars(value)
+
+
+class Case(BaseModel):
+    """A bankruptcy case: when and how it was filed, where the debtor lived, and what the estate holds."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(default="case", min_length=1)
+    petition_date: dt.date
+    filing: Filing = Filing.SINGLE
+    debtors: list[str] = Field(default_factory=list, description="Names, for narratives only.")
+    domicile: list[DomicilePeriod] = Field(min_length=1)
+    assets: list[Asset] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Case:
+        self._check_domicile()
+        self._check_assets()
+        return self
+
+    def _check_domicile(self) -> None:
+        periods = sorted(enumerate(self.domicile), key=lambda item: item[1].start)
+        previous_end: dt.date | None = None
+        previous_index = -1
+        for index, period in periods:
+            end = period.end or self.petition_date
+            if period.start > self.petition_date:
+                raise ValueError(f"domicile[{index}].start is after the petition date")
+            if end > self.petition_date:
+                raise ValueError(f"domicile[{index}].end is after the petition date")
+            if end <= period.start:
+                raise ValueError(f"domicile[{index}] ends on or before it starts")
+            if previous_end is not None and period.start < previous_end:
+                raise ValueError(f"domicile[{index}] overlaps domicile[{previous_index}]")
+            previous_end, previous_index = end, index
+
+    def _check_assets(self) -> None:
+        seen: set[str] = set()
+        for index, asset in enumerate(self.assets):
+            if asset.id in seen:
+                raise ValueError(f"assets[{index}].id {asset.id!r} is used twice")
+            seen.add(asset.id)
+            if self.filing is Filing.SINGLE and asset.owner not in (None, Owner.DEBTOR):
+                raise ValueError(f"assets[{index}].owner: a single filing has only the debtor as owner")
+        if sum(asset.value for asset in self.assets) > MAX_TOTAL_VALUE:
+            raise ValueError(f"assets: total value exceeds ${MAX_TOTAL_VALUE:,}")
+
+    def owner_of(self, asset: Asset) -> Owner:
+        if asset.owner is not None:
+            return asset.owner
+        return Owner.JOINT if self.filing is Filing.JOINT else Owner.DEBTOR
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    """The first problem pydantic found, as `field.path: message`."""
+    first = error.errors()[0]
+    location = ""
+    for part in first["loc"]:
+        if isinstance(part, int):
+            location += f"[{part}]"
+        else:
+            location += ("." if location else "") + str(part)
+    message = first["msg"].removeprefix("Value error, ")
+    return f"{location}: {message}" if location else message
+
+
+def parse_case(data: Any, *, source: str = "case") -> Case:
+    try:
+        return Case.model_validate(data)
+    except ValidationError as error:
+        raise InputError(f"{source}: {describe_validation_error(error)}") from None
+
+
+def load_json(path: str | Path) -> Any:
+    """Read a JSON file, turning every failure into a one-line InputError naming file and line."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"{path}: cannot read ({error.__class__.__name__})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(f"{path}:{error.lineno}: invalid JSON ({error.msg})") from None
+
+
+def load_case(path: str | Path) -> Case:
+    return parse_case(load_json(path), source=str(path))

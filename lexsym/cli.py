@@ -1,0 +1,108 @@
+"""The `lexsym` command: one verb per job, rich tables for people, `--json` for machines.
+
+Exit codes: 0 ok; 1 the answer is wrong or a rule is broken (checking verbs); 2 bad input or a rule file
+clingo refuses; 3 an internal error. Errors are one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from lexsym.errors import LexsymError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Bankruptcy exemption law as a logic program: solve cases, check answers, evaluate models.",
+)
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    sys.stderr.write(f"lexsym: error: {message}\n")
+    raise typer.Exit(code)
+
+
+class SchemaName(str, Enum):
+    case = "case"
+    solution = "solution"
+    table = "table"
+
+
+@app.command()
+def solve(
+    case_file: Annotated[Path, typer.Argument(help="A case JSON file (see `lexsym schema case`).")],
+    json_output: Annotated[bool, typer.Option("--json", help="Print the Solution as JSON.")] = False,
+    out: Annotated[
+        Path | None, typer.Option(help="Write the Solution JSON to this file (atomically).")
+    ] = None,
+    table: Annotated[
+        list[Path] | None, typer.Option(help="A what-if exemption table (JSON/YAML); may repeat.")
+    ] = None,
+    all_jurisdictions: Annotated[
+        bool, typer.Option("--all-jurisdictions", help="Also solve jurisdictions that are not allowable.")
+    ] = False,
+    details: Annotated[bool, typer.Option(help="Show EC and EV for every jurisdiction.")] = False,
+    rules: Annotated[Path | None, typer.Option(help="Directory with statutes/ and encodings/.")] = None,
+    time_limit: Annotated[int, typer.Option(help="Seconds per optimisation; 0 for none.")] = 0,
+) -> None:
+    """Solve tasks AE, EC, EV, NA and OE for one case."""
+    from lexsym.case import load_case
+    from lexsym.solver import solve as solve_case
+    from lexsym.whatif import load_table
+
+    case = load_case(case_file)
+    tables = [load_table(path) for path in table or []]
+    solution = solve_case(
+        case,
+        tables=tables,
+        all_jurisdictions=all_jurisdictions,
+        rules=str(rules) if rules else None,
+        time_limit=time_limit,
+    )
+    text = solution.model_dump_json(indent=2)
+    if out is not None:
+        from lexsym.atomic import write_atomic
+
+        write_atomic(out, text + "\n")
+    if json_output:
+        sys.stdout.write(text + "\n")
+    elif out is None or sys.stdout.isatty():
+        from rich.console import Console
+
+        from lexsym.report import render_solution
+
+        render_solution(solution, Console(), details=details)
+
+
+@app.command()
+def schema(name: Annotated[SchemaName, typer.Argument(help="Which schema to print.")]) -> None:
+    """Print the JSON Schema of a file format."""
+    if name is SchemaName.case:
+        from lexsym.case import Case as model
+    elif name is SchemaName.solution:
+        from lexsym.solution import Solution as model
+    else:
+        from lexsym.whatif import ExemptionTable as model
+    sys.stdout.write(json.dumps(model.model_json_schema(), indent=2) + "\n")
+
+
+def main() -> None:
+    """Entry point: run the app, turning lexsym's errors into one line and an exit code."""
+    try:
+        app()
+    except LexsymError as error:
+        _fail(str(error), error.exit_code)
+    except KeyboardInterrupt:
+        _fail("interrupted", 130)
+    except Exception as error:
+        if os.environ.get("LEXSYM_DEBUG"):
+            raise
+        _fail(f"internal error: {error.__class__.__name__}: {error} (set LEXSYM_DEBUG=1 for a traceback)", 3)

@@ -1,0 +1,75 @@
+"""Turning a case (and optional what-if tables) into ASP facts.
+
+Day arithmetic happens here in Python (ordinal day numbers), so the rules only compare integers and
+leap years are never the encoding's problem.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from lexsym.case import Case
+from lexsym.citations import canonical_citation
+from lexsym.vocabulary import Filing, Person
+
+
+def asp_string(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def asp_date(day: dt.date) -> str:
+    return f"date({day.year},{day.month},{day.day})"
+
+
+def place_constant(code: str) -> str:
+    return code.lower()
+
+
+def case_facts(case: Case) -> list[str]:
+    """Facts for one case, sorted so that the same case always grounds (and solves) the same way."""
+    facts: list[str] = [
+        f"petition_date({asp_date(case.petition_date)}).",
+        f"petition_day({case.petition_date.toordinal()}).",
+        f"filing({case.filing.value}).",
+        "claimant(debtor).",
+    ]
+    if case.filing is Filing.JOINT:
+        facts.append("claimant(spouse).")
+    for index, period in enumerate(case.domicile):
+        end = (period.end or case.petition_date).toordinal()
+        facts.append(
+            f"domicile_period({index},{place_constant(period.state)},{period.start.toordinal()},{end})."
+        )
+    for asset in sorted(case.assets, key=lambda item: item.id):
+        facts.extend(_asset_facts(case, asset))
+    return facts
+
+
+def _asset_facts(case: Case, asset) -> Iterable[str]:
+    a = asp_string(asset.id)
+    yield f"asset({a})."
+    yield f"asset_value({a},{asset.value})."
+    yield f"asset_kind({a},{asset.kind.value})."
+    yield f"asset_use({a},{asset.use.value})."
+    yield f"asset_user({a},{asset.user.value})."
+    yield f"asset_owner({a},{case.owner_of(asset).value})."
+    if asset.prescribed:
+        yield f"prescribed({a})."
+    if asset.matured:
+        yield f"matured({a})."
+    if asset.credit_life:
+        yield f"credit_life({a})."
+    if asset.subject is not None:
+        yield f"subject({a},{Person(asset.subject).value})."
+    if asset.plan is not None:
+        yield f"retirement_plan({a},{asset.plan.value})."
+    if asset.rollover:
+        yield f"rollover({a})."
+    if asset.reasonably_necessary is not None:
+        yield f"reasonably_necessary({a},{asset.reasonably_necessary})."
+    if asset.applicable_exemptions is not None:
+        yield f"listed({a})."
+        for citation in sorted({canonical_citation(c) for c in asset.applicable_exemptions}):
+            yield f"listed_citation({a},{asp_string(citation)})."

@@ -1,0 +1,73 @@
+"""Where the statute and encoding files live, in a source checkout or inside an installed wheel."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import cache
+from pathlib import Path
+
+from lexsym.errors import InputError
+
+RULES_ENV = "LEXSYM_RULES"
+"""Point this at a directory holding `statutes/` and `encodings/` to run edited rules without reinstalling."""
+
+CASE_ENCODINGS = (
+    "vocabulary.lp",
+    "domicile.lp",
+    "amounts.lp",
+    "interests.lp",
+    "classify.lp",
+    "parameters.lp",
+    "valuation.lp",
+)
+"""Encodings of the deterministic first pass (tasks AE, EC, EV and the allocation contract), in order."""
+
+ALLOCATION_ENCODING = "allocate.lp"
+
+
+def _looks_like_rules(path: Path) -> bool:
+    return (path / "statutes").is_dir() and (path / "encodings").is_dir()
+
+
+@cache
+def rules_root(override: str | None = None) -> Path:
+    """The directory holding `statutes/` and `encodings/`.
+
+    Order: an explicit override, then $LEXSYM_RULES, then the copy packaged in the wheel, then the
+    source checkout this module sits in (editable installs).
+    """
+    candidates: list[Path] = []
+    chosen = override or os.environ.get(RULES_ENV)
+    if chosen:
+        path = Path(chosen)
+        if not _looks_like_rules(path):
+            raise InputError(f"{path}: not a rules directory (needs statutes/ and encodings/)")
+        return path.resolve()
+    here = Path(__file__).resolve().parent
+    candidates += [here / "_rules", here.parent]
+    for candidate in candidates:
+        if _looks_like_rules(candidate):
+            return candidate
+    raise InputError("cannot find the statutes/ and encodings/ directories; set LEXSYM_RULES")
+
+
+def statute_files(root: Path) -> list[Path]:
+    return sorted((root / "statutes").rglob("*.lp"))
+
+
+def case_encoding_files(root: Path) -> list[Path]:
+    return [root / "encodings" / name for name in CASE_ENCODINGS]
+
+
+def allocation_encoding(root: Path) -> Path:
+    return root / "encodings" / ALLOCATION_ENCODING
+
+
+def rules_digest(root: Path) -> str:
+    """A hash of every rule file, recorded in outputs so results can be traced to the rules that made them."""
+    digest = hashlib.sha256()
+    for path in sorted([*statute_files(root), *(root / "encodings").glob("*.lp")]):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]

@@ -1,0 +1,407 @@
+"""`lexsym.solve`: the gold answers of all five tasks for one case, from the logic program.
+
+Pass 1 (plain clingo, one answer set) decides the allowable jurisdictions (AE), classifies (EC) and values
+(EV) every asset, and derives the allocation contract of each jurisdiction. Pass 2 (clingo-lpx) finds, per
+jurisdiction, a schedule leaving the least value non-exempt (NA) and proves it optimal; the jurisdiction
+with the least non-exempt value gives task OE.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import clingo
+
+from lexsym._version import __version__
+from lexsym.allocation import AllocationProblem
+from lexsym.case import Case
+from lexsym.citations import resolve_citation
+from lexsym.clingo_runner import optimise_lpx, solve_stratified
+from lexsym.errors import RuleError, SolveError
+from lexsym.facts import case_facts
+from lexsym.rules import (
+    allocation_encoding,
+    case_encoding_files,
+    rules_digest,
+    rules_root,
+    statute_files,
+)
+from lexsym.solution import (
+    AllowableJurisdictions,
+    AllowedJurisdiction,
+    Claim,
+    ExemptionMatch,
+    ExemptionValue,
+    JurisdictionResult,
+    OptimalExemptions,
+    Solution,
+)
+from lexsym.vocabulary import FEDERAL, JURISDICTION_NAMES
+from lexsym.whatif import ExemptionTable
+
+TIE_BREAK = (
+    "least non-exempt value; on a tie the federal exemptions (as OpenExempt reports), "
+    "then states in alphabetical order"
+)
+PATHS = {"whole_730": "730", "whole_180": "180_whole", "longer_180": "180_longer"}
+
+
+def jurisdiction_id(symbol: clingo.Symbol | str) -> str:
+    return str(symbol).upper()
+
+
+def _jurisdiction_constant(code: str) -> str:
+    return code.lower()
+
+
+@dataclass
+class _Pass1:
+    """The first pass's shown atoms, grouped by predicate name."""
+
+    by_name: dict[str, list[clingo.Symbol]]
+    symbols: list[clingo.Symbol]
+
+    @classmethod
+    def of(cls, symbols: Sequence[clingo.Symbol]) -> _Pass1:
+        grouped: dict[str, list[clingo.Symbol]] = defaultdict(list)
+        for symbol in symbols:
+            grouped[symbol.name].append(symbol)
+        return cls(grouped, list(symbols))
+
+    def __getitem__(self, name: str) -> list[clingo.Symbol]:
+        return self.by_name.get(name, [])
+
+
+@cache
+def _statute_citations(root: Path) -> tuple[str, ...]:
+    symbols = solve_stratified(
+        [root / "encodings" / "vocabulary.lp", *statute_files(root)], "#show citation/2."
+    )
+    return tuple(sorted(s.arguments[1].string for s in symbols if s.match("citation", 2)))
+
+
+def _resolve_listed_citations(case: Case, root: Path, tables: Sequence[ExemptionTable]) -> Case:
+    """Map each listed citation to the canonical string of a known citation, matching loosely."""
+    if not any(asset.applicable_exemptions for asset in case.assets):
+        return case
+    known = [*_statute_citations(root), *(c for table in tables for c in table.citations())]
+    assets = [
+        asset.model_copy(
+            update={
+                "applicable_exemptions": [resolve_citation(c, known) for c in asset.applicable_exemptions]
+            }
+        )
+        if asset.applicable_exemptions
+        else asset
+        for asset in case.assets
+    ]
+    return case.model_copy(update={"assets": assets})
+
+
+def solve(
+    case: Case,
+    *,
+    tables: Sequence[ExemptionTable] = (),
+    all_jurisdictions: bool = False,
+    rules: str | None = None,
+    time_limit: int = 0,
+) -> Solution:
+    """Compute tasks AE, EC, EV, NA and OE for `case`.
+
+    tables: what-if tables whose figures replace the statutes' for the citations they list.
+    all_jurisdictions: also value and allocate under jurisdictions that are not allowable.
+    rules: a directory holding statutes/ and encodings/ (default: the packaged rules).
+    time_limit: seconds per optimisation (0: none); an unfinished search is reported as not optimal.
+    """
+    root = rules_root(rules)
+    case = _resolve_listed_citations(case, root, tables)
+    program = "\n".join([*case_facts(case), *(f for table in tables for f in table.to_facts())])
+    first = _Pass1.of(solve_stratified([*statute_files(root), *case_encoding_files(root)], program))
+    _raise_on_rule_defects(first)
+
+    allowable = _allowable(first)
+    warnings = _warnings(first, allowable)
+    encoded = sorted({jurisdiction_id(s.arguments[1]) for s in first["exemption_of"]})
+    wanted = sorted(set(allowable.jurisdictions) | (set(encoded) if all_jurisdictions else set()))
+    results = [
+        _jurisdiction_result(first, code, code in allowable.jurisdictions, code in encoded, root, time_limit)
+        for code in wanted
+    ]
+    results.sort(key=lambda r: (r.jurisdiction != FEDERAL, r.jurisdiction))
+    return Solution(
+        lexsym_version=__version__,
+        rules_digest=rules_digest(root),
+        case_id=case.id,
+        petition_date=case.petition_date,
+        filing=case.filing.value,
+        total_value=sum(asset.value for asset in case.assets),
+        allowable=allowable,
+        jurisdictions=results,
+        optimal=_optimal(results),
+        warnings=warnings,
+    )
+
+
+def _raise_on_rule_defects(first: _Pass1) -> None:
+    for symbol in first["unknown_citation"]:
+        asset, citation = symbol.arguments
+        raise SolveError(
+            f"asset {asset.string}: unknown citation {citation.string!r} in applicable_exemptions"
+        )
+    for symbol in first["limit_undeclared"]:
+        raise RuleError(f"exemption {symbol.arguments[0]}: no limit amount and not declared unlimited/1")
+    for symbol in first["amount_missing"]:
+        exemption, kind = symbol.arguments
+        raise SolveError(f"exemption {exemption}: no {kind} amount is in force on the petition date")
+
+
+def _allowable(first: _Pass1) -> AllowableJurisdictions:
+    days: dict[str, dict[str, int]] = {"w730": {}, "w180": {}}
+    for symbol in first["days_in"]:
+        place, window, count = symbol.arguments
+        days[str(window)][jurisdiction_id(place)] = count.number
+    governing = {str(s.arguments[1]): jurisdiction_id(s.arguments[0]) for s in first["governing_place"]}
+    opted_out = {jurisdiction_id(s.arguments[0]) for s in first["state_opted_out"]}
+    reasons = []
+    state: str | None = None
+    path = "hanging_paragraph"
+    for symbol in sorted(first["allowable"], key=lambda s: (str(s.arguments[0]) == "us", str(s))):
+        code = jurisdiction_id(symbol.arguments[0])
+        why = symbol.arguments[1]
+        if why.name == "state_law":
+            state, path = code, PATHS[str(why.arguments[0])]
+        reasons.append(
+            AllowedJurisdiction(
+                jurisdiction=code,
+                name=JURISDICTION_NAMES.get(code, code),
+                reason=str(why),
+                justification=_allowable_justification(why, code, days, governing),
+            )
+        )
+    return AllowableJurisdictions(
+        jurisdictions=[r.jurisdiction for r in reasons],
+        applicable_state=state,
+        rule_path=path,
+        opted_out=None if state is None else state in opted_out,
+        days_730=dict(sorted(days["w730"].items())),
+        days_180=dict(sorted(days["w180"].items())),
+        reasons=reasons,
+    )
+
+
+def _allowable_justification(
+    why: clingo.Symbol, code: str, days: dict[str, dict[str, int]], governing: dict[str, str]
+) -> str:
+    a = "11 U.S.C. § 522(b)(3)(A)"
+    if why.name == "state_law":
+        path = str(why.arguments[0])
+        if path == "whole_730":
+            return f"{a}: domiciled in {code} for all 730 days before the petition"
+        if path == "whole_180":
+            return (
+                f"{a}: not domiciled in one place for the 730 days; domiciled in {code} for all 180 days "
+                "before that period"
+            )
+        return (
+            f"{a}: not domiciled in one place for the 730 days; domiciled in {code} for "
+            f"{days['w180'][code]} of the 180 days before that period, longer than in any other place"
+        )
+    if why.name == "not_opted_out":
+        state = jurisdiction_id(why.arguments[0])
+        return f"11 U.S.C. § 522(b)(2): {state} has not opted out of the § 522(d) exemptions"
+    if "whole_730" in governing or "whole_180" in governing or "longer_180" in governing:
+        place = next(iter(governing.values()))
+        cause = f"the governing place ({place}) is outside the United States"
+    elif not days["w180"]:
+        cause = "no domicile is recorded in the 180 days before the 730-day period"
+    else:
+        tied = sorted(p for p, n in days["w180"].items() if n == max(days["w180"].values()))
+        cause = f"no place has a longer portion of the 180 days ({', '.join(tied)} tie)"
+    return (
+        f"11 U.S.C. § 522(b)(3), hanging paragraph: no state's law applies under (b)(3)(A) because "
+        f"{cause}, so the debtor may elect the § 522(d) exemptions"
+    )
+
+
+def _warnings(first: _Pass1, allowable: AllowableJurisdictions) -> list[str]:
+    encoded = {jurisdiction_id(s.arguments[1]) for s in first["exemption_of"]}
+    warnings = [
+        f"{code}: no exemption statutes of this jurisdiction are encoded; nothing can be exempted under it"
+        for code in allowable.jurisdictions
+        if code not in encoded
+    ]
+    unverified = {jurisdiction_id(s.arguments[0]) for s in first["status_unverified"]}
+    if allowable.applicable_state in unverified:
+        warnings.append(f"{allowable.applicable_state}: opt-out status is recalled, not verified")
+    return warnings
+
+
+def _why_text(why: clingo.Symbol) -> str:
+    """A rule's Why term in words: used_as_residence_by(debtor) -> "used as residence by debtor"."""
+    if why.type is clingo.SymbolType.Function and why.arguments:
+        words = why.name.replace("_", " ")
+        inner = [_why_text(arg) for arg in why.arguments]
+        return f"{words} {inner[0]}" if len(inner) == 1 else f"{words} ({', '.join(inner)})"
+    if why.type is clingo.SymbolType.String:
+        return why.string
+    return str(why).replace("_", " ")
+
+
+def _jurisdiction_result(
+    first: _Pass1, code: str, allowable: bool, encoded: bool, root: Path, time_limit: int
+) -> JurisdictionResult:
+    constant = _jurisdiction_constant(code)
+    citation = {str(s.arguments[0]): s.arguments[1].string for s in first["citation_of"]}
+    classification: dict[str, list[ExemptionMatch]] = defaultdict(list)
+    for symbol in sorted(first["eligible_by"], key=str):
+        j, asset, exemption, basis = symbol.arguments
+        if str(j) != constant:
+            continue
+        listed = basis.name == "listed"
+        classification[asset.string].append(
+            ExemptionMatch(
+                citation=citation[str(exemption)],
+                basis="listed" if listed else "rule",
+                because="listed in the case" if listed else _why_text(basis.arguments[0]),
+            )
+        )
+    valuation: dict[str, list[ExemptionValue]] = defaultdict(list)
+    for symbol in sorted(first["max_claim"], key=str):
+        j, asset, exemption, value = symbol.arguments
+        if str(j) == constant:
+            valuation[asset.string].append(
+                ExemptionValue(citation=citation[str(exemption)], max_claim=value.number)
+            )
+
+    problem = AllocationProblem.from_symbols(first.symbols, constant)
+    schedule, fallback_used, proven = _allocate(problem, root, time_limit, first, constant, citation)
+    exempt_by_asset: dict[str, int] = defaultdict(int)
+    for claim in schedule:
+        exempt_by_asset[claim.asset_id] += claim.amount
+    non_exempt = {
+        asset: value - exempt_by_asset[asset]
+        for asset, value in sorted(problem.asset_values.items())
+        if value - exempt_by_asset[asset] > 0
+    }
+    exempt_total = sum(exempt_by_asset.values())
+    return JurisdictionResult(
+        jurisdiction=code,
+        name=JURISDICTION_NAMES.get(code, code),
+        allowable=allowable,
+        statutes_encoded=encoded,
+        classification=dict(classification),
+        valuation=dict(valuation),
+        non_exempt_total=problem.total_value - exempt_total,
+        exempt_total=exempt_total,
+        optimal=proven,
+        schedule=schedule,
+        non_exempt_by_asset=non_exempt,
+        fallback_used=fallback_used,
+    )
+
+
+def _allocate(
+    problem: AllocationProblem,
+    root: Path,
+    time_limit: int,
+    first: _Pass1,
+    constant: str,
+    citation: dict[str, str],
+) -> tuple[list[Claim], dict[str, int], bool]:
+    """Run the optimiser on one jurisdiction's contract; an empty contract is trivially optimal."""
+    if not problem.claim_options():
+        return [], {}, True
+    result = optimise_lpx(allocation_encoding(root), problem.to_facts(), time_limit=time_limit)
+    amounts: dict[tuple[str, str, str], int] = {}
+    fallback_used: dict[str, int] = defaultdict(int)
+    for variable, value in result.values.items():
+        if value.denominator != 1:
+            raise SolveError(f"the optimiser returned a fractional amount {variable}={value}")
+        if value == 0:
+            continue
+        if variable.match("x", 3):
+            claimant, asset, exemption = variable.arguments
+            amounts[(asset.string, str(exemption), str(claimant))] = int(value)
+        elif variable.match("f", 2):
+            fallback_used[citation[str(variable.arguments[0])]] += int(value)
+    explain = _ClaimExplainer(first, constant, problem, citation)
+    schedule = [
+        Claim(
+            asset_id=asset,
+            citation=citation[exemption],
+            amount=amount,
+            claimant=claimant,
+            justification=explain(asset, exemption, claimant),
+        )
+        for (asset, exemption, claimant), amount in sorted(amounts.items())
+    ]
+    return schedule, dict(fallback_used), result.proven
+
+
+class _ClaimExplainer:
+    """Builds the one-line justification of a claim: the rule, its citation and the limits in force."""
+
+    def __init__(self, first: _Pass1, constant: str, problem: AllocationProblem, citation: dict[str, str]):
+        self.problem = problem
+        self.citation = citation
+        self.titles = {str(s.arguments[0]): s.arguments[1].string for s in first["exemption_title"]}
+        self.since: dict[str, str] = {}
+        for symbol in first["amount_from"]:
+            exemption, _kind, day = symbol.arguments
+            self.since[str(exemption)] = dt.date(*(a.number for a in day.arguments)).isoformat()
+        self.basis: dict[tuple[str, str], str] = {}
+        for symbol in first["eligible_by"]:
+            j, asset, exemption, basis = symbol.arguments
+            if str(j) == constant:
+                text = "listed in the case" if basis.name == "listed" else _why_text(basis.arguments[0])
+                self.basis.setdefault((asset.string, str(exemption)), text)
+
+    def __call__(self, asset: str, exemption: str, claimant: str) -> str:
+        p = self.problem
+        scope = p.draws[(exemption, claimant)]
+        pool = (exemption, scope)
+        whose = "per debtor" if scope != "household" else "for the case"
+        limits = []
+        if pool in p.pool_limits:
+            limits.append(f"cap ${p.pool_limits[pool]:,} {whose}")
+        else:
+            limits.append("no dollar cap")
+        if pool in p.pool_items:
+            limits.append(f"{p.pool_items[pool]} item claim(s) of up to ${p.claim_caps[pool]:,}")
+        if (asset, exemption, scope) in p.item_caps:
+            limits.append(f"${p.item_caps[(asset, exemption, scope)]:,} per item")
+        if pool in p.fallbacks:
+            base, dollars = p.fallbacks[pool]
+            limits.append(f"plus up to ${dollars:,} of unused {self.citation[base]}")
+        for (exemption_, scope_, group), dollars in p.sublimits.items():
+            if (
+                exemption_ == exemption
+                and scope_ == scope
+                and (asset, exemption, group) in p.sublimit_members
+            ):
+                limits.append(f"{group.replace('_', ' ')} sub-limit ${dollars:,}")
+        if (asset, exemption) in p.asset_caps:
+            limits.append(f"${p.asset_caps[(asset, exemption)]:,} reasonably necessary for support")
+        if exemption in self.since:
+            limits.append(f"amounts in force from {self.since[exemption]}")
+        title = self.titles.get(exemption)
+        head = f"{self.citation[exemption]}" + (f" ({title})" if title else "")
+        return f"{head}: {self.basis.get((asset, exemption), 'eligible')}; {'; '.join(limits)}"
+
+
+def _optimal(results: Iterable[JurisdictionResult]) -> OptimalExemptions:
+    candidates = [r for r in results if r.allowable]
+    if not candidates:
+        raise SolveError("no allowable jurisdiction was found")
+    best = min(candidates, key=lambda r: (r.non_exempt_total, r.jurisdiction != FEDERAL, r.jurisdiction))
+    return OptimalExemptions(
+        jurisdiction=best.jurisdiction,
+        non_exempt_total=best.non_exempt_total,
+        schedule=best.schedule,
+        tie_break=TIE_BREAK,
+    )

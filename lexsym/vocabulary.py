@@ -1,0 +1,171 @@
+"""The words a case may use to describe property, mirrored one-to-one by `encodings/vocabulary.lp`.
+
+Statutes test property by what it is, how it is used, by whom, and who owns it. Keeping the
+allowed values in one Python module (for validation and the JSON Schema) and one ASP file (for the
+rules) lets a test prove that the two never drift apart.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class AssetKind(str, Enum):
+    """What the property is, at the grain the exemption statutes distinguish."""
+
+    REAL_PROPERTY = "real_property"
+    MOBILE_HOME = "mobile_home"
+    COOPERATIVE_SHARE = "cooperative_share"
+    BURIAL_PLOT = "burial_plot"
+    MOTOR_VEHICLE = "motor_vehicle"
+    HOUSEHOLD_FURNISHING = "household_furnishing"
+    HOUSEHOLD_GOOD = "household_good"
+    WEARING_APPAREL = "wearing_apparel"
+    APPLIANCE = "appliance"
+    BOOK = "book"
+    ANIMAL = "animal"
+    CROP = "crop"
+    MUSICAL_INSTRUMENT = "musical_instrument"
+    JEWELRY = "jewelry"
+    IMPLEMENT = "implement"
+    PROFESSIONAL_BOOK = "professional_book"
+    TOOL = "tool"
+    LIFE_INSURANCE_POLICY = "life_insurance_policy"
+    LIFE_INSURANCE_VALUE = "life_insurance_value"
+    HEALTH_AID = "health_aid"
+    SOCIAL_SECURITY_BENEFIT = "social_security_benefit"
+    UNEMPLOYMENT_BENEFIT = "unemployment_benefit"
+    PUBLIC_ASSISTANCE_BENEFIT = "public_assistance_benefit"
+    VETERANS_BENEFIT = "veterans_benefit"
+    DISABILITY_BENEFIT = "disability_benefit"
+    ILLNESS_BENEFIT = "illness_benefit"
+    ALIMONY = "alimony"
+    SUPPORT = "support"
+    SEPARATE_MAINTENANCE = "separate_maintenance"
+    PLAN_PAYMENT = "plan_payment"
+    CRIME_VICTIM_AWARD = "crime_victim_award"
+    WRONGFUL_DEATH_PAYMENT = "wrongful_death_payment"
+    LIFE_INSURANCE_PAYMENT = "life_insurance_payment"
+    PERSONAL_INJURY_PAYMENT = "personal_injury_payment"
+    LOST_EARNINGS_PAYMENT = "lost_earnings_payment"
+    RETIREMENT_ACCOUNT = "retirement_account"
+    CASH = "cash"
+    BANK_ACCOUNT = "bank_account"
+    SECURITIES = "securities"
+    BUSINESS_INTEREST = "business_interest"
+    TAX_REFUND = "tax_refund"
+    COLLECTIBLE = "collectible"
+    OTHER = "other"
+
+
+class Use(str, Enum):
+    """The use the property is held primarily for."""
+
+    RESIDENCE = "residence"
+    PERSONAL = "personal"  # personal, family or household use
+    TRADE = "trade"  # the trade or profession of its user
+    BURIAL = "burial"
+    BUSINESS = "business"
+    INVESTMENT = "investment"
+    NONE = "none"
+
+
+class Person(str, Enum):
+    """Who a use, policy or payment concerns, as the statutes name people."""
+
+    DEBTOR = "debtor"
+    DEPENDENT = "dependent"  # a dependent of the debtor
+    PROVIDER = "provider"  # an individual of whom the debtor is (or was) a dependent
+    OTHER = "other"
+
+
+class Owner(str, Enum):
+    """Who holds the property in a joint case; in a single case it is always the debtor."""
+
+    DEBTOR = "debtor"
+    SPOUSE = "spouse"
+    JOINT = "joint"
+
+
+class RetirementPlan(str, Enum):
+    """The Internal Revenue Code provision a retirement fund is tax-exempt under."""
+
+    IRC_401 = "irc_401"
+    IRC_403 = "irc_403"
+    IRC_408 = "irc_408"  # individual retirement account
+    IRC_408A = "irc_408a"  # Roth IRA
+    IRC_408K = "irc_408k"  # simplified employee pension
+    IRC_408P = "irc_408p"  # SIMPLE retirement account
+    IRC_414 = "irc_414"
+    IRC_457 = "irc_457"
+    IRC_501A = "irc_501a"
+    NONQUALIFIED = "nonqualified"
+
+
+class Filing(str, Enum):
+    SINGLE = "single"
+    JOINT = "joint"
+
+
+FOREIGN = "FOREIGN"
+"""Place code for a domicile outside the United States."""
+
+STATES: dict[str, str] = {
+    "AL": "Alabama",
+    "AK": "Alaska",
+    "AZ": "Arizona",
+    "AR": "Arkansas",
+    "CA": "California",
+    "CO": "Colorado",
+    "CT": "Connecticut",
+    "DE": "Delaware",
+    "DC": "District of Columbia",
+    "FL": "Florida",
+    "GA": "Georgia",
+    "HI": "Hawaii",
+    "ID": "Idaho",
+    "IL": "Illinois",
+    "IN": "Indiana",
+    "IA": "Iowa",
+    "KS": "Kansas",
+    "KY": "Kentucky",
+    "LA": "Louisiana",
+    "ME": "Maine",
+    "MD": "Maryland",
+    "MA": "Massachusetts",
+    "MI": "Michigan",
+    "MN": "Minnesota",
+    "MS": "Mississippi",
+    "MO": "Missouri",
+    "MT": "Montana",
+    "NE": "Nebraska",
+    "NV": "Nevada",
+    "NH": "New Hampshire",
+    "NJ": "New Jersey",
+    "NM": "New Mexico",
+    "NY": "New York",
+    "NC": "North Carolina",
+    "ND": "North Dakota",
+    "OH": "Ohio",
+    "OK": "Oklahoma",
+    "OR": "Oregon",
+    "PA": "Pennsylvania",
+    "RI": "Rhode Island",
+    "SC": "South Carolina",
+    "SD": "South Dakota",
+    "TN": "Tennessee",
+    "TX": "Texas",
+    "UT": "Utah",
+    "VT": "Vermont",
+    "VA": "Virginia",
+    "WA": "Washington",
+    "WV": "West Virginia",
+    "WI": "Wisconsin",
+    "WY": "Wyoming",
+}
+"""USPS codes of the places whose law §522(b)(3)(A) can point to (the 50 states and D.C.)."""
+
+FEDERAL = "US"
+"""Jurisdiction id of the federal exemptions of 11 U.S.C. §522(d)."""
+
+JURISDICTION_NAMES: dict[str, str] = {FEDERAL: "Federal", **STATES}
