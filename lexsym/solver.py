@@ -19,13 +19,13 @@ import clingo
 
 from lexsym._version import __version__
 from lexsym.allocation import AllocationProblem
+from lexsym.allocator import allocate
 from lexsym.case import Case
 from lexsym.citations import resolve_citation
-from lexsym.clingo_runner import optimise_lpx, solve_stratified
+from lexsym.clingo_runner import solve_stratified
 from lexsym.errors import RuleError, SolveError
 from lexsym.facts import case_facts
 from lexsym.rules import (
-    allocation_encoding,
     case_encoding_files,
     rules_digest,
     rules_root,
@@ -313,22 +313,11 @@ def _allocate(
     constant: str,
     citation: dict[str, str],
 ) -> tuple[list[Claim], dict[str, int], bool]:
-    """Run the optimiser on one jurisdiction's contract; an empty contract is trivially optimal."""
-    if not problem.claim_options():
-        return [], {}, True
-    result = optimise_lpx(allocation_encoding(root), problem.to_facts(), time_limit=time_limit)
-    amounts: dict[tuple[str, str, str], int] = {}
+    """Run the optimiser on one jurisdiction's contract and explain each claim of its schedule."""
+    allocation = allocate(problem, root=root, time_limit=time_limit)
     fallback_used: dict[str, int] = defaultdict(int)
-    for variable, value in result.values.items():
-        if value.denominator != 1:
-            raise SolveError(f"the optimiser returned a fractional amount {variable}={value}")
-        if value == 0:
-            continue
-        if variable.match("x", 3):
-            claimant, asset, exemption = variable.arguments
-            amounts[(asset.string, str(exemption), str(claimant))] = int(value)
-        elif variable.match("f", 2):
-            fallback_used[citation[str(variable.arguments[0])]] += int(value)
+    for (exemption, _scope), dollars in allocation.fallback_used.items():
+        fallback_used[citation[exemption]] += dollars
     explain = _ClaimExplainer(first, constant, problem, citation)
     schedule = [
         Claim(
@@ -338,9 +327,11 @@ def _allocate(
             claimant=claimant,
             justification=explain(asset, exemption, claimant),
         )
-        for (asset, exemption, claimant), amount in sorted(amounts.items())
+        for (claimant, asset, exemption), amount in sorted(
+            allocation.amounts.items(), key=lambda item: (item[0][1], item[0][2], item[0][0])
+        )
     ]
-    return schedule, dict(fallback_used), result.proven
+    return schedule, dict(fallback_used), allocation.proven
 
 
 class _ClaimExplainer:
