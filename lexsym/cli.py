@@ -27,7 +27,7 @@ app = typer.Typer(
 
 def _fail(message: str, code: int) -> NoReturn:
     sys.stderr.write(f"lexsym: error: {message}\n")
-    raise typer.Exit(code)
+    sys.exit(code)
 
 
 class SchemaName(str, Enum):

@@ -25,7 +25,9 @@ def build_case(spec: dict[str, Any]) -> dict[str, Any]:
     """A complete case dict from a partial one."""
     data = dict(spec)
     petition = dt.date.fromisoformat(str(data.setdefault("petition_date", "2023-06-01")))
-    data.setdefault("domicile", [{"state": DEFAULT_STATE, "start": str(petition.replace(year=petition.year - 10))}])
+    data.setdefault(
+        "domicile", [{"state": DEFAULT_STATE, "start": str(petition.replace(year=petition.year - 10))}]
+    )
     assets = []
     for asset in data.get("assets", []):
         asset = dict(asset)

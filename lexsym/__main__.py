@@ -1,0 +1,3 @@
+from lexsym.cli import main
+
+main()

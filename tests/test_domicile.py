@@ -1,0 +1,162 @@
+"""Named tests for each boundary of the 730-day rule (11 U.S.C. § 522(b)(3)(A)) and § 522(b)(2).
+
+Windows for a petition day P: the 730 days P-730 .. P-1, and the 180 days P-910 .. P-731.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from lexsym import parse_case, solve
+
+PETITION = dt.date(2024, 8, 20)
+
+
+def before(days: int, petition: dt.date = PETITION) -> str:
+    return str(petition - dt.timedelta(days=days))
+
+
+def allowable(periods: list[tuple[str, str, str | None]], petition: dt.date = PETITION):
+    case = parse_case(
+        {
+            "petition_date": str(petition),
+            "domicile": [{"state": s, "start": a, "end": b} for s, a, b in periods],
+        }
+    )
+    return solve(case).allowable
+
+
+def test_domiciled_exactly_730_days_uses_that_state():
+    result = allowable([("WA", before(3000), before(730)), ("OR", before(730), None)])
+    assert result.rule_path == "730"
+    assert result.days_730 == {"OR": 730}
+    assert result.jurisdictions == ["OR", "US"]
+
+
+def test_729_days_falls_to_the_180_day_step():
+    result = allowable([("WA", before(3000), before(729)), ("OR", before(729), None)])
+    assert result.days_730 == {"OR": 729, "WA": 1}
+    assert result.rule_path == "180_whole"
+    assert result.applicable_state == "WA"
+    assert result.jurisdictions == ["WA", "US"]
+
+
+def test_leap_day_inside_the_730_day_window_is_counted():
+    # 2022-03-01 .. 2024-02-29 is 731 days because 2024 is a leap year: the window starts on 2022-03-02.
+    petition = dt.date(2024, 3, 1)
+    assert before(730, petition) == "2022-03-02"
+    exact = allowable([("ID", "2010-01-01", "2022-03-02"), ("OR", "2022-03-02", None)], petition)
+    assert exact.rule_path == "730" and exact.applicable_state == "OR"
+    one_short = allowable([("ID", "2010-01-01", "2022-03-03"), ("OR", "2022-03-03", None)], petition)
+    assert one_short.days_730 == {"ID": 1, "OR": 729}
+    assert one_short.applicable_state == "ID"
+
+
+def test_leap_day_inside_the_180_day_window_is_counted():
+    petition = dt.date(2026, 3, 15)  # the 180-day window is 2023-09-17 .. 2024-03-14, holding Feb 29
+    start_180, end_180 = (
+        dt.date.fromisoformat(before(910, petition)),
+        dt.date.fromisoformat(before(730, petition)),
+    )
+    assert (start_180, end_180) == (dt.date(2023, 9, 17), dt.date(2024, 3, 15))
+    # Nevada up to and including 2024-02-29 (166 days, one of them the leap day), then Utah for 14 days.
+    result = allowable(
+        [("NV", "2015-01-01", "2024-03-01"), ("UT", "2024-03-01", "2025-01-01"), ("CA", "2025-01-01", None)],
+        petition,
+    )
+    assert result.days_180 == {"NV": 166, "UT": 14}
+    assert result.rule_path == "180_longer"
+    assert result.jurisdictions == ["NV"]  # Nevada opted out
+
+
+def test_tie_in_the_180_day_window_gives_the_federal_exemptions():
+    split = before(820)  # 90 days each side
+    result = allowable([("WA", before(3000), split), ("ID", split, before(700)), ("OR", before(700), None)])
+    assert result.days_180 == {"ID": 90, "WA": 90}
+    assert result.rule_path == "hanging_paragraph"
+    assert result.applicable_state is None
+    assert result.jurisdictions == ["US"]
+    assert "tie" in result.reasons[0].justification
+
+
+def test_three_way_tie_gives_the_federal_exemptions():
+    result = allowable(
+        [
+            ("WA", before(910), before(850)),
+            ("ID", before(850), before(790)),
+            ("MT", before(790), before(730)),
+            ("OR", before(730), before(10)),
+            ("CA", before(10), None),
+        ]
+    )
+    assert result.days_180 == {"ID": 60, "MT": 60, "WA": 60}
+    assert result.jurisdictions == ["US"]
+
+
+def test_longer_portion_means_most_days_not_fewest():
+    # OpenExempt's code picks the state with the fewest days here; the statute says the longer portion.
+    result = allowable(
+        [("WA", before(3000), before(790)), ("ID", before(790), before(700)), ("OR", before(700), None)]
+    )
+    assert result.days_180 == {"ID": 60, "WA": 120}
+    assert result.rule_path == "180_longer"
+    assert result.jurisdictions == ["WA", "US"]
+
+
+def test_gap_days_count_for_no_place():
+    # 100 days in Washington, then 80 unrecorded days, then Oregon: Washington still has the longer portion.
+    result = allowable([("WA", before(3000), before(810)), ("OR", before(700), None)])
+    assert result.days_180 == {"WA": 100}
+    assert result.rule_path == "180_longer"
+    assert result.applicable_state == "WA"
+
+
+def test_gap_inside_the_730_days_prevents_the_730_day_path():
+    result = allowable([("OR", before(3000), before(400)), ("OR", before(399), None)])
+    assert result.days_730 == {"OR": 729}
+    assert result.rule_path == "180_whole" and result.applicable_state == "OR"
+
+
+def test_history_that_does_not_reach_the_180_day_window_gives_the_federal_exemptions():
+    result = allowable([("TX", before(500), None)])
+    assert result.days_180 == {}
+    assert result.rule_path == "hanging_paragraph"
+    assert result.jurisdictions == ["US"]
+
+
+def test_foreign_domicile_in_the_180_days_gives_the_federal_exemptions():
+    result = allowable([("FOREIGN", before(3000), before(700)), ("FL", before(700), None)])
+    assert result.days_180 == {"FOREIGN": 180}
+    assert result.jurisdictions == ["US"]
+    assert "outside the United States" in result.reasons[0].justification
+
+
+def test_foreign_domicile_for_all_730_days_gives_the_federal_exemptions():
+    result = allowable([("FOREIGN", before(3000), None)])
+    assert result.rule_path == "hanging_paragraph" and result.jurisdictions == ["US"]
+
+
+def test_petition_day_itself_is_outside_the_window():
+    # A move on the day before filing leaves 729 days in the old state and 1 in the new.
+    result = allowable([("AZ", before(3000), before(1)), ("OR", before(1), None)])
+    assert result.days_730 == {"AZ": 729, "OR": 1}
+    assert result.applicable_state == "AZ" and result.rule_path == "180_whole"
+
+
+@pytest.mark.parametrize(
+    ("state", "expected"),
+    [("AZ", ["AZ"]), ("IL", ["IL"]), ("OR", ["OR", "US"]), ("PA", ["PA", "US"]), ("WI", ["WI", "US"])],
+)
+def test_opt_out_states_give_only_their_own_exemptions(state, expected):
+    result = allowable([(state, before(3000), None)])
+    assert result.jurisdictions == expected
+    assert result.opted_out is (expected == [state])
+
+
+def test_every_allowable_jurisdiction_is_justified_with_a_citation():
+    result = allowable([("PA", before(3000), None)])
+    assert [r.jurisdiction for r in result.reasons] == ["PA", "US"]
+    assert result.reasons[0].justification.startswith("11 U.S.C. § 522(b)(3)(A)")
+    assert result.reasons[1].justification.startswith("11 U.S.C. § 522(b)(2)")
