@@ -56,8 +56,8 @@ RULE_PATHS: dict[str, str] = {"730": "730", "180_whole": "180_single", "180_long
 def openexempt_rule_path(path: str) -> str:
     """The `literal_522b3A["rule_path"]` name of lexsym's rule path `path` (e.g. "180_whole" -> "180_single").
 
-    The hanging paragraph has no name there (OpenExempt's generator never leaves the debtor without an
-    applicable state), so asking for it is an error rather than a guess.
+    The hanging paragraph has no name there (none of the recorded cases reaches it), so asking for it is
+    an error rather than a guess.
     """
     try:
         return RULE_PATHS[path]

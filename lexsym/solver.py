@@ -128,6 +128,7 @@ def solve(
     warnings = _warnings(first, allowable)
     encoded = sorted({jurisdiction_id(s.arguments[1]) for s in first["exemption_of"]})
     wanted = sorted(set(allowable.jurisdictions) | (set(encoded) if all_jurisdictions else set()))
+    _raise_on_missing_amounts(first, wanted, case.petition_date)
     results = [
         _jurisdiction_result(first, code, code in allowable.jurisdictions, code in encoded, root, time_limit)
         for code in wanted
@@ -155,9 +156,26 @@ def _raise_on_rule_defects(first: _Pass1) -> None:
         )
     for symbol in first["limit_undeclared"]:
         raise RuleError(f"exemption {symbol.arguments[0]}: no limit amount and not declared unlimited/1")
+
+
+def _raise_on_missing_amounts(first: _Pass1, wanted: Iterable[str], petition: dt.date) -> None:
+    """Refuse to answer for a jurisdiction whose amounts do not reach back to the petition date."""
+    jurisdiction_of = {str(s.arguments[0]): jurisdiction_id(s.arguments[1]) for s in first["exemption_of"]}
+    citation = {str(s.arguments[0]): s.arguments[1].string for s in first["citation_of"]}
+    missing: dict[str, list[str]] = defaultdict(list)
     for symbol in first["amount_missing"]:
-        exemption, kind = symbol.arguments
-        raise SolveError(f"exemption {exemption}: no {kind} amount is in force on the petition date")
+        exemption, kind = (str(a) for a in symbol.arguments)
+        missing[jurisdiction_of.get(exemption, "?")].append(
+            (kind != "limit", kind, citation.get(exemption, exemption))
+        )
+    for code in wanted:
+        if missing.get(code):
+            (_, kind, cited), *others = sorted(missing[code])
+            more = f" (and {len(others)} more)" if others else ""
+            raise SolveError(
+                f"{code}: no {kind} amount of {cited} is in force on the petition date {petition}{more}; "
+                "the rules hold no earlier amounts"
+            )
 
 
 def _allowable(first: _Pass1) -> AllowableJurisdictions:

@@ -1,0 +1,53 @@
+"""The wheel carries the statutes and encodings, and lexsym finds them without the source tree."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(REPO)],
+        check=True,
+        capture_output=True,
+    )
+    return next(out.glob("lexsym-*.whl"))
+
+
+def test_wheel_contains_every_rule_file(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for folder in ("statutes", "encodings"):
+        for path in (REPO / folder).rglob("*.lp"):
+            assert f"lexsym/_rules/{path.relative_to(REPO).as_posix()}" in names
+    assert "lexsym/prolog/domicile.pl" in names
+
+
+def test_installed_package_solves_without_the_source_tree(wheel, tmp_path):
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    script = (
+        "import json, lexsym, lexsym.rules as r;"
+        "s = lexsym.solve(lexsym.load_case(%r));"
+        "print(json.dumps([str(r.rules_root()), s.optimal.non_exempt_total]))" % str(REPO / "data/examples/case.json")
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    root, non_exempt = json.loads(result.stdout)
+    assert Path(root) == site / "lexsym" / "_rules"
+    assert non_exempt >= 0
