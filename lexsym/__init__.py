@@ -1,14 +1,31 @@
 """lexsym: U.S. bankruptcy exemption law as an answer set program, with an LLM test bench around it.
 
-The public API is small: read a case, solve it, and read the Solution. Everything else lives in modules
-named for what they hold.
+The public API is small: read a case, solve it, and read the Solution. Names are imported on first use,
+so `lexsym check` and `lexsym solve` start without loading what they do not need.
 """
 
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from lexsym._version import __version__
-from lexsym.case import Case, load_case, parse_case
-from lexsym.solution import Solution
-from lexsym.solver import solve
-from lexsym.whatif import ExemptionTable, load_table
+
+if TYPE_CHECKING:
+    from lexsym.case import Case, load_case, parse_case
+    from lexsym.solution import Solution
+    from lexsym.solver import solve
+    from lexsym.whatif import ExemptionTable, load_table
+
+_EXPORTS = {
+    "Case": "lexsym.case",
+    "load_case": "lexsym.case",
+    "parse_case": "lexsym.case",
+    "Solution": "lexsym.solution",
+    "solve": "lexsym.solver",
+    "ExemptionTable": "lexsym.whatif",
+    "load_table": "lexsym.whatif",
+}
 
 __all__ = [
     "Case",
@@ -20,3 +37,9 @@ __all__ = [
     "parse_case",
     "solve",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'lexsym' has no attribute {name!r}")

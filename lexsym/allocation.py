@@ -7,7 +7,7 @@ contracts directly, far beyond what the statutes produce, and lets the MILP neve
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import clingo
@@ -75,47 +75,46 @@ class AllocationProblem:
     @classmethod
     def from_symbols(cls, symbols: Iterable[clingo.Symbol], jurisdiction: str) -> AllocationProblem:
         """Read the contract of jurisdiction `jurisdiction` from the first pass's shown atoms."""
-        problem = cls(claimants=[], asset_values={}, interests={}, eligible=set(), draws={})
+        rows: dict[str, list[tuple]] = {}
         for symbol in symbols:
-            args = symbol.arguments
-            name = symbol.name
-            if name == "claimant":
-                problem.claimants.append(str(args[0]))
-            elif name == "asset_value":
-                problem.asset_values[args[0].string] = args[1].number
-            elif name == "interest":
-                problem.interests[(str(args[0]), args[1].string)] = args[2].number
-            elif not args or str(args[0]) != jurisdiction:
-                continue
-            else:
-                _read_keyed(problem, name, args[1:])
-        problem.claimants.sort(key=lambda c: (c != "debtor", c))
+            rows.setdefault(symbol.name, []).append(decode_arguments(symbol))
+        return cls.from_rows(rows, jurisdiction)
+
+    @classmethod
+    def from_rows(cls, rows: Mapping[str, list[tuple]], jurisdiction: str) -> AllocationProblem:
+        """Read the contract from decoded atoms: predicate name -> argument tuples (see decode_arguments)."""
+        problem = cls(claimants=[], asset_values={}, interests={}, eligible=set(), draws={})
+        problem.claimants = sorted((c for (c,) in rows.get("claimant", [])), key=lambda c: (c != "debtor", c))
+        problem.asset_values = {a: v for a, v in rows.get("asset_value", [])}
+        problem.interests = {(c, a): v for c, a, v in rows.get("interest", [])}
+
+        def mine(name: str):
+            return (row[1:] for row in rows.get(name, []) if row[0] == jurisdiction)
+
+        problem.eligible = {(a, e) for a, e, _basis in mine("eligible_by")}
+        problem.draws = {(e, c): s for e, c, s in mine("draws")}
+        problem.pool_limits = {(e, s): v for e, s, v in mine("pool_limit")}
+        problem.pool_items = {(e, s): v for e, s, v in mine("pool_items")}
+        problem.claim_caps = {(e, s): v for e, s, v in mine("claim_cap")}
+        problem.claims_per_item = {(e, s): v for e, s, v in mine("claims_per_item")}
+        problem.item_caps = {(a, e, s): v for a, e, s, v in mine("item_cap")}
+        problem.asset_caps = {(a, e): v for a, e, v in mine("asset_cap")}
+        problem.fallbacks = {(e, s): (b, v) for e, s, b, v in mine("fallback")}
+        problem.sublimits = {(e, s, g): v for e, s, g, v in mine("sublimit")}
+        problem.sublimit_members = {(a, e, g) for a, e, g in mine("sublimit_member")}
+        problem.exclusions = {(e1, e2) for e1, e2 in mine("excluded_pair")}
         return problem
 
 
-def _read_keyed(problem: AllocationProblem, name: str, args: list[clingo.Symbol]) -> None:
-    s = [str(x) for x in args]
-    if name == "eligible_by":
-        problem.eligible.add((args[0].string, s[1]))
-    elif name == "draws":
-        problem.draws[(s[0], s[1])] = s[2]
-    elif name == "pool_limit":
-        problem.pool_limits[(s[0], s[1])] = args[2].number
-    elif name == "pool_items":
-        problem.pool_items[(s[0], s[1])] = args[2].number
-    elif name == "claim_cap":
-        problem.claim_caps[(s[0], s[1])] = args[2].number
-    elif name == "claims_per_item":
-        problem.claims_per_item[(s[0], s[1])] = args[2].number
-    elif name == "item_cap":
-        problem.item_caps[(args[0].string, s[1], s[2])] = args[3].number
-    elif name == "asset_cap":
-        problem.asset_caps[(args[0].string, s[1])] = args[2].number
-    elif name == "fallback":
-        problem.fallbacks[(s[0], s[1])] = (s[2], args[3].number)
-    elif name == "sublimit":
-        problem.sublimits[(s[0], s[1], s[2])] = args[3].number
-    elif name == "sublimit_member":
-        problem.sublimit_members.add((args[0].string, s[1], s[2]))
-    elif name == "excluded_pair":
-        problem.exclusions.add((s[0], s[1]))
+def decode_arguments(symbol: clingo.Symbol) -> tuple:
+    """An atom's arguments as Python values: numbers as int, strings as str, other terms as their text."""
+    decoded = []
+    for argument in symbol.arguments:
+        kind = argument.type
+        if kind is clingo.SymbolType.Number:
+            decoded.append(argument.number)
+        elif kind is clingo.SymbolType.String:
+            decoded.append(argument.string)
+        else:
+            decoded.append(str(argument))
+    return tuple(decoded)

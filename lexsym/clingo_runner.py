@@ -84,10 +84,33 @@ def _located_error(message: str) -> RuleError:
     return RuleError(f"{path}:{match['line']}: {text}", file=path, line=int(match["line"]))
 
 
+_PARSED: dict[tuple[str, int, int], list[ast.AST]] = {}
+
+
+def parsed_file(path: Path, log_: MessageLog) -> list[ast.AST]:
+    """The statements of a rule file, parsed once per process (and again whenever the file changes)."""
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key not in _PARSED:
+        statements: list[ast.AST] = []
+        try:
+            ast.parse_files([str(path)], statements.append, logger=log_, message_limit=100)
+        except RuntimeError:
+            raise log_.error(f"{path}: cannot parse") from None
+        _PARSED[key] = statements
+    return _PARSED[key]
+
+
+def _add_files(builder: ast.ProgramBuilder, files: Iterable[Path], log_: MessageLog) -> None:
+    for path in files:
+        for statement in parsed_file(Path(path), log_):
+            builder.add(statement)
+
+
 def _load(control: clingo.Control, files: Iterable[Path], program: str, log_: MessageLog) -> None:
     try:
-        for path in files:
-            control.load(str(path))
+        with ast.ProgramBuilder(control) as builder:
+            _add_files(builder, files, log_)
         control.add("base", [], program)
         control.ground([("base", [])])
     except RuntimeError:
@@ -150,12 +173,9 @@ class _LpxApplication(Application):
         self._theory.register(control)
         try:
             with ast.ProgramBuilder(control) as builder:
-
-                def add(statement) -> None:
-                    self._theory.rewrite_ast(statement, builder.add)
-
-                ast.parse_files([str(self._encoding)], add)
-                ast.parse_string(self._program, add)
+                # clingo-lpx 1.3's rewrite_ast is the identity, so parsed statements go in as they are.
+                _add_files(builder, [self._encoding], self._log)
+            control.add("base", [], self._program)
             control.ground([("base", [])])
             self._log.raise_if_fatal()
         except RuntimeError:

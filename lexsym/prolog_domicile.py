@@ -60,7 +60,9 @@ def prolog_engine() -> Any:
 @cache
 def opted_out_states(root: Path) -> frozenset[str]:
     """The states that opted out under § 522(b)(2), as upper-case ids, read from `statutes/opt_out.lp`."""
-    symbols = solve_stratified([root / "encodings" / "vocabulary.lp", root / "statutes" / "opt_out.lp"], "")
+    symbols = solve_stratified(
+        [root / "encodings" / "vocabulary.lp", root / "statutes" / "opt_out.lp"], "#show opt_out/1."
+    )
     return frozenset(str(s.arguments[0]).upper() for s in symbols if s.match("opt_out", 1))
 
 

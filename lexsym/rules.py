@@ -66,8 +66,14 @@ def allocation_encoding(root: Path) -> Path:
 
 def rules_digest(root: Path) -> str:
     """A hash of every rule file, recorded in outputs so results can be traced to the rules that made them."""
+    files = sorted([*statute_files(root), *(root / "encodings").glob("*.lp")])
+    return _digest(root, tuple((path, path.stat().st_mtime_ns, path.stat().st_size) for path in files))
+
+
+@cache
+def _digest(root: Path, files: tuple[tuple[Path, int, int], ...]) -> str:
     digest = hashlib.sha256()
-    for path in sorted([*statute_files(root), *(root / "encodings").glob("*.lp")]):
+    for path, _mtime, _size in files:
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

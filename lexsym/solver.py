@@ -18,7 +18,7 @@ from pathlib import Path
 import clingo
 
 from lexsym._version import __version__
-from lexsym.allocation import AllocationProblem
+from lexsym.allocation import AllocationProblem, decode_arguments
 from lexsym.allocator import allocate
 from lexsym.case import Case
 from lexsym.citations import resolve_citation
@@ -61,17 +61,20 @@ def _jurisdiction_constant(code: str) -> str:
 
 @dataclass
 class _Pass1:
-    """The first pass's shown atoms, grouped by predicate name."""
+    """The first pass's shown atoms, grouped by predicate name, as symbols and as decoded rows."""
 
     by_name: dict[str, list[clingo.Symbol]]
-    symbols: list[clingo.Symbol]
+    rows: dict[str, list[tuple]]
 
     @classmethod
     def of(cls, symbols: Sequence[clingo.Symbol]) -> _Pass1:
         grouped: dict[str, list[clingo.Symbol]] = defaultdict(list)
+        rows: dict[str, list[tuple]] = defaultdict(list)
         for symbol in symbols:
-            grouped[symbol.name].append(symbol)
-        return cls(grouped, list(symbols))
+            name = symbol.name
+            grouped[name].append(symbol)
+            rows[name].append(decode_arguments(symbol))
+        return cls(grouped, rows)
 
     def __getitem__(self, name: str) -> list[clingo.Symbol]:
         return self.by_name.get(name, [])
@@ -296,7 +299,7 @@ def _jurisdiction_result(
                 ExemptionValue(citation=citation[str(exemption)], max_claim=value.number)
             )
 
-    problem = AllocationProblem.from_symbols(first.symbols, constant)
+    problem = AllocationProblem.from_rows(first.rows, constant)
     schedule, fallback_used, proven = _allocate(problem, root, time_limit, first, constant, citation)
     exempt_by_asset: dict[str, int] = defaultdict(int)
     for claim in schedule:

@@ -16,7 +16,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from lexsym.case import describe_validation_error, load_json
@@ -106,6 +105,8 @@ def load_table(path: str | Path) -> ExemptionTable:
     """Read a table from JSON or YAML."""
     path = Path(path)
     if path.suffix.lower() in (".yaml", ".yml"):
+        import yaml
+
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
         except FileNotFoundError:

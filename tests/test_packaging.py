@@ -17,7 +17,18 @@ REPO = Path(__file__).resolve().parents[1]
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(REPO)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+            str(REPO),
+        ],
         check=True,
         capture_output=True,
     )
@@ -35,10 +46,11 @@ def test_wheel_contains_every_rule_file(wheel):
 def test_installed_package_solves_without_the_source_tree(wheel, tmp_path):
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
+    example = str(REPO / "data/examples/case.json")
     script = (
         "import json, lexsym, lexsym.rules as r;"
-        "s = lexsym.solve(lexsym.load_case(%r));"
-        "print(json.dumps([str(r.rules_root()), s.optimal.non_exempt_total]))" % str(REPO / "data/examples/case.json")
+        f"s = lexsym.solve(lexsym.load_case({example!r}));"
+        "print(json.dumps([str(r.rules_root()), s.optimal.non_exempt_total]))"
     )
     result = subprocess.run(
         [sys.executable, "-c", script],

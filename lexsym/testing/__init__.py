@@ -3,3 +3,11 @@
 Public, like `xarray.testing.strategies`: legal engineers use them to test their own `.lp` files.
 Each strategy takes keyword-only parameters and documents what it covers.
 """
+
+from lexsym.testing.allocation import allocation_problems as allocation_problems
+from lexsym.testing.allocation import federal_cases as federal_cases
+from lexsym.testing.allocation import random_allocation_problem as random_allocation_problem
+from lexsym.testing.allocation import random_federal_case as random_federal_case
+from lexsym.testing.domicile import DomicileHistory as DomicileHistory
+from lexsym.testing.domicile import cases_without_assets as cases_without_assets
+from lexsym.testing.domicile import domicile_histories as domicile_histories

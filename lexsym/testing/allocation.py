@@ -1,0 +1,414 @@
+"""Generators of allocation contracts and of federal-statute cases, for differential tests and benchmarks.
+
+OpenExempt's cases give each asset at most two exemptions, one household pool each: a greedy allocator
+passes them. These generators go further, into the shapes where greedy and branch-and-bound heuristics
+go wrong: several exemptions competing for one asset, joint debtors with split interests, per-debtor and
+household pools side by side, item-counted pools, per-item caps, fallbacks, sub-limits, caps from findings
+of need, mutual exclusions, unlimited pools and worthless assets.
+
+Each generator is written once against a small `_Choices` interface, so the same code backs a hypothesis
+strategy (shrinkable, for tests) and a seeded `random.Random` function (repeatable, for benchmarks).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar
+
+from hypothesis import strategies as st
+
+from lexsym.allocation import AllocationProblem
+from lexsym.case import Case
+
+T = TypeVar("T")
+
+HOUSEHOLD = "household"
+FIRST_PETITION_DATE = dt.date(2019, 4, 1)
+"""The earliest § 104 amounts encoded are in force from this day."""
+LAST_PETITION_DATE = dt.date(2026, 12, 31)
+
+
+class _Choices(Protocol):
+    """The few kinds of choice a generator makes. Hypothesis shrinks each towards its simplest answer:
+    the low end of a range, False, the first option."""
+
+    def integer(self, low: int, high: int) -> int: ...
+
+    def chance(self, percent: int) -> bool: ...
+
+    def pick(self, options: Sequence[T]) -> T: ...
+
+
+class _Drawn:
+    """Choices drawn by hypothesis, so failing examples shrink."""
+
+    def __init__(self, draw: Any) -> None:
+        self._draw = draw
+
+    def integer(self, low: int, high: int) -> int:
+        return self._draw(st.integers(low, high))
+
+    def chance(self, percent: int) -> bool:
+        # Shrinks to 0, which is False: a minimal example keeps only the features it needs.
+        return self._draw(st.integers(0, 99)) >= 100 - percent
+
+    def pick(self, options: Sequence[T]) -> T:
+        return self._draw(st.sampled_from(options))
+
+
+class _Seeded:
+    """Choices from a seeded `random.Random`, so a benchmark sees the same problems on every run."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def integer(self, low: int, high: int) -> int:
+        return self._rng.randint(low, high)
+
+    def chance(self, percent: int) -> bool:
+        return self._rng.randrange(100) < percent
+
+    def pick(self, options: Sequence[T]) -> T:
+        return self._rng.choice(list(options))
+
+
+# ----- Allocation contracts ------------------------------------------------------------------------
+
+
+def allocation_problems(
+    *,
+    min_assets: int = 1,
+    max_assets: int = 6,
+    max_exemptions: int = 5,
+    joint: bool | None = None,
+    max_value: int = 300_000,
+) -> st.SearchStrategy[AllocationProblem]:
+    """Allocation contracts well beyond OpenExempt's, for testing an allocator against an oracle.
+
+    min_assets, max_assets: how many assets (each may be worth $0).
+    max_exemptions: how many exemptions compete; each asset is eligible for any subset of them.
+    joint: True for debtor and spouse, False for the debtor alone, None for either.
+    max_value: the most one asset is worth, in dollars (limits are drawn on the same scale).
+    """
+    _check_sizes(min_assets, max_assets, max_exemptions)
+
+    @st.composite
+    def build(draw: Any) -> AllocationProblem:
+        return _problem(
+            _Drawn(draw),
+            min_assets=min_assets,
+            max_assets=max_assets,
+            max_exemptions=max_exemptions,
+            joint=joint,
+            max_value=max_value,
+        )
+
+    return build()
+
+
+def random_allocation_problem(
+    rng: random.Random,
+    *,
+    min_assets: int = 1,
+    max_assets: int = 6,
+    max_exemptions: int = 5,
+    joint: bool | None = None,
+    max_value: int = 300_000,
+) -> AllocationProblem:
+    """One contract from `rng`, drawn as `allocation_problems` draws them: for seeded benchmarks."""
+    _check_sizes(min_assets, max_assets, max_exemptions)
+    return _problem(
+        _Seeded(rng),
+        min_assets=min_assets,
+        max_assets=max_assets,
+        max_exemptions=max_exemptions,
+        joint=joint,
+        max_value=max_value,
+    )
+
+
+def _check_sizes(min_assets: int, max_assets: int, max_exemptions: int) -> None:
+    if not 0 <= min_assets <= max_assets:
+        raise ValueError("need 0 <= min_assets <= max_assets")
+    if max_exemptions < 1:
+        raise ValueError("need max_exemptions >= 1")
+
+
+def _dollars(choose: _Choices, max_value: int) -> int:
+    """A dollar figure on one of three scales, so that limits and values meet often."""
+    scale = choose.integer(0, 2)
+    return choose.integer(0, (5_000, 50_000, max_value)[scale])
+
+
+def _problem(
+    choose: _Choices,
+    *,
+    min_assets: int,
+    max_assets: int,
+    max_exemptions: int,
+    joint: bool | None,
+    max_value: int,
+) -> AllocationProblem:
+    is_joint = choose.chance(50) if joint is None else joint
+    claimants = ["debtor", "spouse"] if is_joint else ["debtor"]
+    assets = [f"asset_{i}" for i in range(1, choose.integer(min_assets, max_assets) + 1)]
+    exemptions = [f"ex_{i}" for i in range(1, choose.integer(1, max_exemptions) + 1)]
+
+    values: dict[str, int] = {}
+    interests: dict[tuple[str, str], int] = {}
+    for asset in assets:
+        value = 0 if choose.chance(10) else choose.integer(1, max_value if choose.chance(50) else 5_000)
+        values[asset] = value
+        owner = choose.pick(["debtor", "spouse", "joint", "split"]) if is_joint else "debtor"
+        if owner in ("debtor", "spouse"):
+            interests[(owner, asset)] = value
+        elif owner == "joint":  # half each, the odd dollar to the debtor (encodings/interests.lp)
+            interests[("debtor", asset)] = (value + 1) // 2
+            interests[("spouse", asset)] = value // 2
+        else:  # unequal shares that still add up to the value
+            share = choose.integer(0, value)
+            interests[("debtor", asset)] = share
+            interests[("spouse", asset)] = value - share
+
+    density = choose.pick([30, 60, 90])
+    eligible = {(a, e) for a in assets for e in exemptions if choose.chance(density)}
+    problem = AllocationProblem(
+        claimants=claimants, asset_values=values, interests=interests, eligible=eligible, draws={}
+    )
+
+    scopes: dict[str, list[str]] = {}
+    for exemption in exemptions:
+        per_claimant = choose.chance(50)
+        for claimant in claimants:
+            if claimant != "debtor" and choose.chance(5):
+                continue  # this exemption is the debtor's alone
+            problem.draws[(exemption, claimant)] = claimant if per_claimant else HOUSEHOLD
+        scopes[exemption] = sorted(set(s for (e, _), s in problem.draws.items() if e == exemption))
+        _limits(choose, problem, exemption, scopes[exemption], max_value)
+
+    for exemption in exemptions:
+        _fallback(choose, problem, exemption, scopes, exemptions, max_value)
+        _sublimits(choose, problem, exemption, scopes[exemption], max_value)
+    for asset, exemption in sorted(eligible):
+        if choose.chance(10):
+            problem.asset_caps[(asset, exemption)] = choose.integer(0, max(values[asset], 1))
+    for first in exemptions:
+        for second in exemptions:
+            if first < second and choose.chance(10):
+                problem.exclusions |= {(first, second), (second, first)}
+    return problem
+
+
+def _limits(
+    choose: _Choices, problem: AllocationProblem, exemption: str, scopes: list[str], max_value: int
+) -> None:
+    """Pool limits, item counts and per-item caps of one exemption's pools."""
+    if choose.chance(20):
+        return  # unlimited, as § 522(d)(12) or (d)(10)(A)
+    limit = _dollars(choose, max_value)
+    same_for_each = choose.chance(80)  # statutes give each debtor the same figure
+    items = choose.integer(1, 3) if choose.chance(35) else 0
+    per_item = 1 if choose.chance(50) else choose.integer(2, 4)
+    item_cap = _dollars(choose, max_value) if choose.chance(25) else None
+    for scope in scopes:
+        pool = (exemption, scope)
+        if not same_for_each:
+            limit = _dollars(choose, max_value)
+        problem.pool_limits[pool] = limit
+        if items:
+            problem.pool_items[pool] = items
+            problem.claims_per_item[pool] = per_item
+            problem.claim_caps[pool] = limit // items
+        if item_cap is not None:
+            for asset, e in sorted(problem.eligible):
+                if e == exemption and choose.chance(80):
+                    problem.item_caps[(asset, exemption, scope)] = item_cap
+
+
+def _fallback(
+    choose: _Choices,
+    problem: AllocationProblem,
+    exemption: str,
+    scopes: dict[str, list[str]],
+    exemptions: list[str],
+    max_value: int,
+) -> None:
+    """Let the exemption's limited pools take up to F of an earlier exemption's unused limit, as
+    § 522(d)(5) takes from (d)(1). The base pool must exist, with a limit, for each scope."""
+    own = scopes[exemption]
+    if not own or any((exemption, s) not in problem.pool_limits for s in own) or not choose.chance(30):
+        return
+    bases = [b for b in exemptions if b < exemption and all((b, s) in problem.pool_limits for s in own)]
+    if not bases:
+        return
+    base = choose.pick(bases)
+    dollars = _dollars(choose, max_value)
+    for scope in own:
+        problem.fallbacks[(exemption, scope)] = (base, dollars)
+
+
+def _sublimits(
+    choose: _Choices, problem: AllocationProblem, exemption: str, scopes: list[str], max_value: int
+) -> None:
+    """One or two groups of the exemption's assets with their own limit within each pool (IRA cap)."""
+    if not scopes or not choose.chance(20):
+        return
+    members = [a for a, e in sorted(problem.eligible) if e == exemption]
+    for group in ("grp_1", "grp_2")[: choose.integer(1, 2)]:
+        limit = _dollars(choose, max_value)
+        for scope in scopes:
+            problem.sublimits[(exemption, scope, group)] = limit
+        for asset in members:
+            if choose.chance(60):
+                problem.sublimit_members.add((asset, exemption, group))
+
+
+# ----- Federal-statute cases ------------------------------------------------------------------------
+
+_HOUSEHOLD_KINDS = (
+    "household_furnishing",
+    "household_good",
+    "wearing_apparel",
+    "appliance",
+    "book",
+    "animal",
+    "musical_instrument",
+)
+_TRADE_KINDS = ("tool", "implement", "professional_book")
+
+# (template, most it is usually worth): each template describes property the way § 522(d) tests it.
+_TEMPLATES: tuple[tuple[str, int], ...] = (
+    ("vehicle", 40_000),
+    ("residence", 400_000),
+    ("household", 6_000),
+    ("jewelry", 15_000),
+    ("tools", 20_000),
+    ("cash", 30_000),
+    ("bank", 60_000),
+    ("ira", 300_000),
+    ("retirement", 300_000),
+    ("health_aid", 10_000),
+    ("life_value", 40_000),
+    ("life_policy", 20_000),
+    ("injury", 60_000),
+    ("alimony", 30_000),
+    ("burial", 8_000),
+    ("securities", 100_000),
+)
+
+
+def federal_cases(
+    *,
+    min_assets: int = 1,
+    max_assets: int = 8,
+    joint: bool | None = None,
+    state: str = "OR",
+) -> st.SearchStrategy[Case]:
+    """Cases whose assets fall under the federal exemptions of § 522(d), several competing per asset.
+
+    Assets: vehicles, a residence, household goods, jewelry, tools of the trade, cash and bank accounts,
+    IRAs and other retirement funds, prescribed health aids, life insurance, injury payments, alimony,
+    burial plots, securities; owned by the debtor, the spouse or both in joint filings.
+    min_assets, max_assets: how many assets.
+    joint: True for joint filings, False for single, None for either.
+    state: the one domicile, from 12 years before the petition (default Oregon, which permits the
+    federal exemptions, so US is allowable).
+    Petition dates run from 2019-04-01 (the first § 104 amounts encoded) to 2026-12-31.
+    """
+    if not 1 <= min_assets <= max_assets:
+        raise ValueError("need 1 <= min_assets <= max_assets")
+
+    @st.composite
+    def build(draw: Any) -> Case:
+        return _case(_Drawn(draw), min_assets=min_assets, max_assets=max_assets, joint=joint, state=state)
+
+    return build()
+
+
+def random_federal_case(
+    rng: random.Random,
+    *,
+    min_assets: int = 1,
+    max_assets: int = 8,
+    joint: bool | None = None,
+    state: str = "OR",
+) -> Case:
+    """One case from `rng`, drawn as `federal_cases` draws them: for seeded benchmarks."""
+    if not 1 <= min_assets <= max_assets:
+        raise ValueError("need 1 <= min_assets <= max_assets")
+    return _case(_Seeded(rng), min_assets=min_assets, max_assets=max_assets, joint=joint, state=state)
+
+
+def _years_before(day: dt.date, years: int) -> dt.date:
+    try:
+        return day.replace(year=day.year - years)
+    except ValueError:  # 29 February
+        return day.replace(year=day.year - years, day=28)
+
+
+def _case(choose: _Choices, *, min_assets: int, max_assets: int, joint: bool | None, state: str) -> Case:
+    is_joint = choose.chance(50) if joint is None else joint
+    petition = dt.date.fromordinal(
+        choose.integer(FIRST_PETITION_DATE.toordinal(), LAST_PETITION_DATE.toordinal())
+    )
+    assets = [
+        _asset(choose, f"asset_{i}", is_joint) for i in range(1, choose.integer(min_assets, max_assets) + 1)
+    ]
+    return Case.model_validate(
+        {
+            "id": "generated",
+            "petition_date": petition,
+            "filing": "joint" if is_joint else "single",
+            "domicile": [{"state": state, "start": _years_before(petition, 12)}],
+            "assets": assets,
+        }
+    )
+
+
+def _asset(choose: _Choices, asset_id: str, joint: bool) -> dict[str, Any]:
+    template, most = choose.pick(_TEMPLATES)
+    value = 0 if choose.chance(5) else choose.integer(1, most if choose.chance(70) else 5_000)
+    asset: dict[str, Any] = {"id": asset_id, "description": f"{template} {asset_id}", "value": value}
+    if template == "vehicle":
+        asset.update(kind="motor_vehicle", use=choose.pick(["personal", "trade", "none"]))
+    elif template == "residence":
+        asset.update(
+            kind=choose.pick(["real_property", "mobile_home"]),
+            use="residence",
+            user=choose.pick(["debtor", "dependent"]),
+        )
+    elif template == "household":
+        asset.update(kind=choose.pick(_HOUSEHOLD_KINDS), use="personal")
+    elif template == "jewelry":
+        asset.update(kind="jewelry", use="personal", user=choose.pick(["debtor", "dependent"]))
+    elif template == "tools":
+        asset.update(kind=choose.pick(_TRADE_KINDS), use="trade")
+    elif template in ("cash", "bank"):
+        asset.update(kind="cash" if template == "cash" else "bank_account")
+    elif template == "ira":
+        asset.update(
+            kind="retirement_account", plan=choose.pick(["irc_408", "irc_408a"]), rollover=choose.chance(20)
+        )
+    elif template == "retirement":
+        asset.update(kind="retirement_account", plan=choose.pick(["irc_401", "irc_403", "irc_457"]))
+    elif template == "health_aid":
+        asset.update(kind="health_aid", use="personal", prescribed=choose.chance(80))
+    elif template == "life_value":
+        asset.update(kind="life_insurance_value", subject=choose.pick(["debtor", "provider"]))
+    elif template == "life_policy":
+        asset.update(kind="life_insurance_policy")
+    elif template == "injury":
+        asset.update(kind="personal_injury_payment", subject="debtor")
+    elif template == "alimony":
+        asset.update(kind="alimony", reasonably_necessary=choose.integer(0, max(value, 1)))
+    elif template == "burial":
+        asset.update(kind="burial_plot", use="burial")
+    else:
+        asset.update(kind="securities", use="investment")
+    if joint:
+        owner = choose.pick(["joint", "debtor", "spouse"])
+        if owner != "joint" or choose.chance(50):
+            asset["owner"] = owner
+    return asset
