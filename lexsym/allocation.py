@@ -34,9 +34,10 @@ class AllocationProblem:
     item_caps: dict[tuple[str, str, str], int] = field(default_factory=dict)  # (asset, exemption, scope)
     asset_caps: dict[tuple[str, str], int] = field(default_factory=dict)  # (asset, exemption)
     fallbacks: dict[Pool, tuple[str, int]] = field(default_factory=dict)  # pool -> (base exemption, dollars)
-    sublimits: dict[tuple[str, str, str], int] = field(default_factory=dict)  # (exemption, scope, group)
-    sublimit_members: set[tuple[str, str, str]] = field(default_factory=set)  # (asset, exemption, group)
+    group_limits: dict[tuple[str, str], int] = field(default_factory=dict)  # (group, claimant) -> dollars
+    group_members: set[tuple[str, str, str]] = field(default_factory=set)  # (asset, exemption, group)
     exclusions: set[tuple[str, str]] = field(default_factory=set)  # stated both ways
+    solo: set[str] = field(default_factory=set)  # exemptions that may not share an asset with another
 
     @property
     def total_value(self) -> int:
@@ -67,9 +68,10 @@ class AllocationProblem:
         lines += [f"item_cap({a(k)},{e},{s},{v})." for (k, e, s), v in sorted(self.item_caps.items())]
         lines += [f"asset_cap({a(k)},{e},{v})." for (k, e), v in sorted(self.asset_caps.items())]
         lines += [f"fallback({e},{s},{b},{v})." for (e, s), (b, v) in sorted(self.fallbacks.items())]
-        lines += [f"sublimit({e},{s},{g},{v})." for (e, s, g), v in sorted(self.sublimits.items())]
-        lines += [f"sublimit_member({a(k)},{e},{g})." for k, e, g in sorted(self.sublimit_members)]
+        lines += [f"group_limit({g},{c},{v})." for (g, c), v in sorted(self.group_limits.items())]
+        lines += [f"group_member({a(k)},{e},{g})." for k, e, g in sorted(self.group_members)]
         lines += [f"excluded_pair({e1},{e2})." for e1, e2 in sorted(self.exclusions)]
+        lines += [f"solo({e})." for e in sorted(self.solo)]
         return "\n".join(lines) + "\n"
 
     @classmethod
@@ -100,9 +102,10 @@ class AllocationProblem:
         problem.item_caps = {(a, e, s): v for a, e, s, v in mine("item_cap")}
         problem.asset_caps = {(a, e): v for a, e, v in mine("asset_cap")}
         problem.fallbacks = {(e, s): (b, v) for e, s, b, v in mine("fallback")}
-        problem.sublimits = {(e, s, g): v for e, s, g, v in mine("sublimit")}
-        problem.sublimit_members = {(a, e, g) for a, e, g in mine("sublimit_member")}
+        problem.group_limits = {(g, c): v for g, c, v in mine("group_limit")}
+        problem.group_members = {(a, e, g) for a, e, g in mine("group_member")}
         problem.exclusions = {(e1, e2) for e1, e2 in mine("excluded_pair")}
+        problem.solo = {e for (e,) in mine("solo")}
         return problem
 
 

@@ -13,7 +13,17 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from lexsym.errors import InputError
-from lexsym.vocabulary import FOREIGN, STATES, AssetKind, Filing, Owner, Person, RetirementPlan, Use
+from lexsym.vocabulary import (
+    FOREIGN,
+    STATES,
+    AssetKind,
+    Filing,
+    Owner,
+    Person,
+    RetirementPlan,
+    Use,
+    VehicleType,
+)
 
 MAX_TOTAL_VALUE = 1_000_000_000
 """Clingo integers are 32-bit; keeping the estate under $1 billion leaves room for every sum."""
@@ -78,6 +88,27 @@ class Asset(BaseModel):
     )
     plan: RetirementPlan | None = Field(default=None, description="Tax provision of a retirement fund.")
     rollover: bool = Field(default=False, description="Retirement funds attributable to a rollover.")
+    vehicle_type: VehicleType | None = Field(default=None, description="Body type of a motor vehicle.")
+    luxury: bool = Field(
+        default=False, description="Held for its value or display beyond ordinary need (e.g. a fur coat)."
+    )
+    closely_held: bool = Field(default=False, description="A business interest in a closely held business.")
+    sold_on: dt.date | None = Field(
+        default=None, description="Homestead proceeds: the date the home was sold."
+    )
+    reinvested: bool = Field(
+        default=False, description="Homestead proceeds already used for a new homestead."
+    )
+    intends_new_homestead: bool = Field(
+        default=False, description="Homestead proceeds held with the intention of buying another homestead."
+    )
+    acquired_on: dt.date | None = Field(default=None, description="When the debtor acquired the interest.")
+    prior_residence_equity: int = Field(
+        default=0,
+        ge=0,
+        description="Equity rolled over from a previous principal residence in the same state, bought before "
+        "the 1,215 days before filing (11 U.S.C. § 522(p)(2)(B)).",
+    )
     reasonably_necessary: int | None = Field(
         default=None,
         ge=0,
@@ -90,7 +121,7 @@ class Asset(BaseModel):
         "(for replaying cases labelled by other tools).",
     )
 
-    @field_validator("value", "reasonably_necessary", mode="before")
+    @field_validator("value", "reasonably_necessary", "prior_residence_equity", mode="before")
     @classmethod
     def _whole(cls, value: Any) -> Any:
         return _whole_dollars(value)
@@ -138,6 +169,10 @@ class Case(BaseModel):
             seen.add(asset.id)
             if self.filing is Filing.SINGLE and asset.owner not in (None, Owner.DEBTOR):
                 raise ValueError(f"assets[{index}].owner: a single filing has only the debtor as owner")
+            for name in ("sold_on", "acquired_on"):
+                day = getattr(asset, name)
+                if day is not None and day > self.petition_date:
+                    raise ValueError(f"assets[{index}].{name} is after the petition date")
         if sum(asset.value for asset in self.assets) > MAX_TOTAL_VALUE:
             raise ValueError(f"assets: total value exceeds ${MAX_TOTAL_VALUE:,}")
 

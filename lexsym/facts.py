@@ -27,6 +27,26 @@ def place_constant(code: str) -> str:
     return code.lower()
 
 
+def full_months_between(start: dt.date, end: dt.date) -> int:
+    """Whole calendar months from `start` to `end`: 2023-01-15 -> 2024-07-14 is 17, -> 2024-07-15 is 18.
+
+    A month is complete on the same day of a later month; when that day does not exist (the 31st), on the
+    month's last day.
+    """
+    months = (end.year - start.year) * 12 + (end.month - start.month)
+    if months <= 0:
+        return 0
+    last_day = _days_in_month(end.year, end.month)
+    if end.day < min(start.day, last_day):
+        months -= 1
+    return months
+
+
+def _days_in_month(year: int, month: int) -> int:
+    following = dt.date(year + month // 12, month % 12 + 1, 1)
+    return (following - dt.timedelta(days=1)).day
+
+
 def case_facts(case: Case) -> list[str]:
     """Facts for one case, sorted so that the same case always grounds (and solves) the same way."""
     facts: list[str] = [
@@ -67,6 +87,22 @@ def _asset_facts(case: Case, asset) -> Iterable[str]:
         yield f"retirement_plan({a},{asset.plan.value})."
     if asset.rollover:
         yield f"rollover({a})."
+    if asset.vehicle_type is not None:
+        yield f"vehicle_type({a},{asset.vehicle_type.value})."
+    if asset.luxury:
+        yield f"luxury({a})."
+    if asset.closely_held:
+        yield f"closely_held({a})."
+    if asset.sold_on is not None:
+        yield f"months_since_sale({a},{full_months_between(asset.sold_on, case.petition_date)})."
+    if asset.reinvested:
+        yield f"reinvested({a})."
+    if asset.intends_new_homestead:
+        yield f"intends_new_homestead({a})."
+    if asset.acquired_on is not None:
+        yield f"acquired_day({a},{asset.acquired_on.toordinal()})."
+    if asset.prior_residence_equity:
+        yield f"prior_residence_equity({a},{asset.prior_residence_equity})."
     if asset.reasonably_necessary is not None:
         yield f"reasonably_necessary({a},{asset.reasonably_necessary})."
     if asset.applicable_exemptions is not None:

@@ -12,7 +12,8 @@ The model, in dollars:
   the base pool (b,s) leaves unused;
 - item-counted pools spend integer item claims u[a,e,s] (each worth at most the claim cap, at most
   claims_per_item on one asset, at most K in all);
-- per-item caps, caps on one asset under one exemption, sub-limits of asset groups within a pool;
+- per-item caps, caps on one asset under one exemption, per-claimant caps on groups of claims;
+- no-stacking exemptions: an asset claimed under one takes no other claim (binary w[a,e]);
 - mutual exclusions through binary z[e];
 - maximise the dollars claimed.
 """
@@ -196,15 +197,26 @@ def _build(problem: AllocationProblem) -> tuple[_Model, dict[tuple[str, str, str
     for (asset, exemption), cap in p.asset_caps.items():
         model.at_most(by_asset_exemption.get((asset, exemption), {}), cap)
 
-    # Sub-limits on a group of assets within a pool.
-    for (exemption, scope, group), limit in p.sublimits.items():
+    # Group caps: one claimant's claims on the group's (asset, exemption) pairs.
+    for (group, claimant), limit in p.group_limits.items():
         terms = {
             j: 1.0
-            for (asset, e, s), row in by_pool_asset.items()
-            if e == exemption and s == scope and (asset, exemption, group) in p.sublimit_members
-            for j in row
+            for (c, asset, exemption), j in x.items()
+            if c == claimant and (asset, exemption, group) in p.group_members
         }
         model.at_most(terms, limit)
+
+    # No stacking: if an asset takes a claim under a solo exemption, it takes no other claim.
+    for exemption in sorted(p.solo):
+        for asset in sorted({a for (_, a, e) in x if e == exemption}):
+            own = by_asset_exemption.get((asset, exemption), {})
+            others = {j: 1.0 for j in by_asset.get(asset, {}) if j not in own}
+            if not others:
+                continue
+            value = float(p.asset_values.get(asset, 0))
+            w = model.column(0.0, 1.0, integer=True)
+            model.at_most({**own, w: -value}, 0.0)
+            model.at_most({**others, w: value}, value)
 
     # Mutual exclusions: an exemption claims nothing unless its switch z is on; two excluded ones
     # cannot both be on.

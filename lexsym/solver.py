@@ -79,6 +79,10 @@ class _Pass1:
     def __getitem__(self, name: str) -> list[clingo.Symbol]:
         return self.by_name.get(name, [])
 
+    def citations(self) -> dict[str, str]:
+        """Exemption and group-cap ids -> their citation strings."""
+        return {name: text for name, text in [*self.rows["citation_of"], *self.rows["group_citation"]]}
+
 
 @cache
 def _statute_citations(root: Path) -> tuple[str, ...]:
@@ -164,7 +168,7 @@ def _raise_on_rule_defects(first: _Pass1) -> None:
 def _raise_on_missing_amounts(first: _Pass1, wanted: Iterable[str], petition: dt.date) -> None:
     """Refuse to answer for a jurisdiction whose amounts do not reach back to the petition date."""
     jurisdiction_of = {str(s.arguments[0]): jurisdiction_id(s.arguments[1]) for s in first["exemption_of"]}
-    citation = {str(s.arguments[0]): s.arguments[1].string for s in first["citation_of"]}
+    citation = first.citations()
     missing: dict[str, list[str]] = defaultdict(list)
     for symbol in first["amount_missing"]:
         exemption, kind = (str(a) for a in symbol.arguments)
@@ -277,7 +281,7 @@ def _jurisdiction_result(
     first: _Pass1, code: str, allowable: bool, encoded: bool, root: Path, time_limit: int
 ) -> JurisdictionResult:
     constant = _jurisdiction_constant(code)
-    citation = {str(s.arguments[0]): s.arguments[1].string for s in first["citation_of"]}
+    citation = first.citations()
     classification: dict[str, list[ExemptionMatch]] = defaultdict(list)
     for symbol in sorted(first["eligible_by"], key=str):
         j, asset, exemption, basis = symbol.arguments
@@ -390,13 +394,11 @@ class _ClaimExplainer:
         if pool in p.fallbacks:
             base, dollars = p.fallbacks[pool]
             limits.append(f"plus up to ${dollars:,} of unused {self.citation[base]}")
-        for (exemption_, scope_, group), dollars in p.sublimits.items():
-            if (
-                exemption_ == exemption
-                and scope_ == scope
-                and (asset, exemption, group) in p.sublimit_members
-            ):
-                limits.append(f"{group.replace('_', ' ')} sub-limit ${dollars:,}")
+        for (group, claimant_), dollars in p.group_limits.items():
+            if claimant_ == claimant and (asset, exemption, group) in p.group_members:
+                limits.append(f"within {self.citation.get(group, group)} cap ${dollars:,}")
+        if exemption in p.solo:
+            limits.append("not combined with another exemption on this asset")
         if (asset, exemption) in p.asset_caps:
             limits.append(f"${p.asset_caps[(asset, exemption)]:,} reasonably necessary for support")
         if exemption in self.since:

@@ -27,6 +27,35 @@ class AssetKind(str, Enum):
     CROP = "crop"
     MUSICAL_INSTRUMENT = "musical_instrument"
     JEWELRY = "jewelry"
+    WATCH = "watch"
+    WEDDING_RING = "wedding_ring"
+    BIBLE = "bible"
+    SCHOOL_BOOK = "school_book"
+    PICTURE = "picture"
+    FAMILY_PICTURE = "family_picture"
+    SEWING_MACHINE = "sewing_machine"
+    CONSUMER_ELECTRONICS = "consumer_electronics"
+    TELEVISION = "television"
+    RADIO = "radio"
+    COMPUTER = "computer"
+    KEEPSAKE = "keepsake"
+    FIREARM = "firearm"
+    SPORTING_GOOD = "sporting_good"
+    PET = "pet"
+    LIVESTOCK = "livestock"
+    HORSE = "horse"
+    MILK_COW = "milk_cow"
+    POULTRY = "poultry"
+    MILITARY_UNIFORM = "military_uniform"
+    TRAILER = "trailer"
+    WATERCRAFT = "watercraft"
+    BURIAL_ARTICLE = "burial_article"
+    EQUIPMENT = "equipment"
+    FARM_MACHINERY = "farm_machinery"
+    FARM_SUPPLY = "farm_supply"
+    FARM_PRODUCT = "farm_product"
+    INVENTORY = "inventory"
+    HOMESTEAD_PROCEEDS = "homestead_proceeds"
     IMPLEMENT = "implement"
     PROFESSIONAL_BOOK = "professional_book"
     TOOL = "tool"
@@ -55,6 +84,45 @@ class AssetKind(str, Enum):
     BUSINESS_INTEREST = "business_interest"
     TAX_REFUND = "tax_refund"
     COLLECTIBLE = "collectible"
+    OTHER = "other"
+
+
+KIND_PARENTS: dict[AssetKind, AssetKind] = {
+    AssetKind.BIBLE: AssetKind.BOOK,
+    AssetKind.SCHOOL_BOOK: AssetKind.BOOK,
+    AssetKind.FAMILY_PICTURE: AssetKind.PICTURE,
+    AssetKind.PICTURE: AssetKind.HOUSEHOLD_FURNISHING,
+    AssetKind.SEWING_MACHINE: AssetKind.APPLIANCE,
+    AssetKind.TELEVISION: AssetKind.CONSUMER_ELECTRONICS,
+    AssetKind.RADIO: AssetKind.CONSUMER_ELECTRONICS,
+    AssetKind.COMPUTER: AssetKind.CONSUMER_ELECTRONICS,
+    AssetKind.CONSUMER_ELECTRONICS: AssetKind.HOUSEHOLD_GOOD,
+    AssetKind.WATCH: AssetKind.JEWELRY,
+    AssetKind.WEDDING_RING: AssetKind.JEWELRY,
+    AssetKind.PET: AssetKind.ANIMAL,
+    AssetKind.LIVESTOCK: AssetKind.ANIMAL,
+    AssetKind.HORSE: AssetKind.LIVESTOCK,
+    AssetKind.MILK_COW: AssetKind.LIVESTOCK,
+    AssetKind.POULTRY: AssetKind.LIVESTOCK,
+    AssetKind.MILITARY_UNIFORM: AssetKind.WEARING_APPAREL,
+    AssetKind.TOOL: AssetKind.EQUIPMENT,
+    AssetKind.IMPLEMENT: AssetKind.EQUIPMENT,
+    AssetKind.FARM_MACHINERY: AssetKind.IMPLEMENT,
+}
+"""Kinds that are a special case of another: a television is consumer electronics, which are household
+goods. Mirrored by kind_is/2 in encodings/vocabulary.lp; rules test asset_is/2, which follows the chain."""
+
+
+class VehicleType(str, Enum):
+    """Body type of a motor vehicle, for descriptions and the rules that single types out."""
+
+    CAR = "car"
+    TRUCK = "truck"
+    VAN = "van"
+    SUV = "suv"
+    MOTORCYCLE = "motorcycle"
+    MOTOR_HOME = "motor_home"
+    ATV = "atv"
     OTHER = "other"
 
 

@@ -106,14 +106,16 @@ def schedule_violations(problem: AllocationProblem, amounts: Amounts) -> list[st
         claimed = total(lambda c, a, e, s, key=(asset, exemption): (a, e) == key)
         if claimed > cap:
             broken.append(f"{asset} under {exemption}: {claimed}, over the asset cap {cap}")
-    for (exemption, s, group), limit in p.sublimits.items():
-        claimed = total(
-            lambda c, a, e, sc, key=(exemption, s), g=group: (
-                (e, sc) == key and (a, e, g) in p.sublimit_members
-            )
-        )
+    for (group, claimant), limit in p.group_limits.items():
+        claimed = total(lambda c, a, e, sc, g=group, who=claimant: c == who and (a, e, g) in p.group_members)
         if claimed > limit:
-            broken.append(f"sub-limit {(exemption, s, group)}: {claimed}, over {limit}")
+            broken.append(f"group {group} of {claimant}: {claimed}, over {limit}")
+    for exemption in p.solo:
+        for asset in p.asset_values:
+            own = total(lambda c, a, e, sc, key=(asset, exemption): (a, e) == key)
+            others = total(lambda c, a, e, sc, key=(asset, exemption): a == key[0] and e != key[1])
+            if own and others:
+                broken.append(f"{asset}: claimed under no-stacking {exemption} and under other exemptions")
 
     used = {e for (_, _, e), dollars in amounts.items() if dollars > 0}
     for first, second in p.exclusions:
@@ -183,7 +185,7 @@ def test_generated_contracts_go_past_openexempt() -> None:
             seen.add("one claim per item")
         if any(m > 1 for m in p.claims_per_item.values()):
             seen.add("several claims per item")
-        for name in ("item_caps", "fallbacks", "sublimits", "asset_caps", "exclusions"):
+        for name in ("item_caps", "fallbacks", "group_limits", "asset_caps", "exclusions", "solo"):
             if getattr(p, name):
                 seen.add(name)
         if 0 in p.asset_values.values():
@@ -199,7 +201,8 @@ def test_generated_contracts_go_past_openexempt() -> None:
         "several claims per item",
         "item_caps",
         "fallbacks",
-        "sublimits",
+        "group_limits",
+        "solo",
         "asset_caps",
         "exclusions",
         "zero-value asset",

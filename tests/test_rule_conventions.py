@@ -80,7 +80,7 @@ def test_every_rule_file_states_title_source_and_interface(path):
 def test_every_classification_rule_cites_its_source(path):
     lines = path.read_text().splitlines()
     for number, line in enumerate(lines):
-        if line.startswith("qualifies(") or line.startswith("in_sublimit("):
+        if line.startswith(("qualifies(", "in_group(", "group_extra(", "no_stacking(")):
             start = number
             while start > 0 and not lines[start - 1].startswith("%"):
                 start -= 1  # skip the rule's own earlier lines and blank lines

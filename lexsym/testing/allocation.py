@@ -190,7 +190,10 @@ def _problem(
 
     for exemption in exemptions:
         _fallback(choose, problem, exemption, scopes, exemptions, max_value)
-        _sublimits(choose, problem, exemption, scopes[exemption], max_value)
+    _groups(choose, problem, exemptions, max_value)
+    for exemption in exemptions:
+        if choose.chance(8):
+            problem.solo.add(exemption)
     for asset, exemption in sorted(eligible):
         if choose.chance(10):
             problem.asset_caps[(asset, exemption)] = choose.integer(0, max(values[asset], 1))
@@ -249,20 +252,27 @@ def _fallback(
         problem.fallbacks[(exemption, scope)] = (base, dollars)
 
 
-def _sublimits(
-    choose: _Choices, problem: AllocationProblem, exemption: str, scopes: list[str], max_value: int
-) -> None:
-    """One or two groups of the exemption's assets with their own limit within each pool (IRA cap)."""
-    if not scopes or not choose.chance(20):
-        return
-    members = [a for a, e in sorted(problem.eligible) if e == exemption]
-    for group in ("grp_1", "grp_2")[: choose.integer(1, 2)]:
+def _groups(choose: _Choices, problem: AllocationProblem, exemptions: list[str], max_value: int) -> None:
+    """Per-claimant group caps of the two shapes the statutes use: claims under one exemption on some
+    of its assets (the § 522(n) IRA cap), or every claim on some assets (the § 522(p) homestead cap)."""
+    for number in range(choose.integer(0, 2) if choose.chance(30) else 0):
+        group = f"grp_{number + 1}"
+        if choose.chance(50):
+            exemption = choose.pick(exemptions)
+            members = {
+                (a, e, group) for a, e in sorted(problem.eligible) if e == exemption and choose.chance(60)
+            }
+        else:
+            assets = {a for a in problem.asset_values if choose.chance(40)}
+            members = {(a, e, group) for a, e in sorted(problem.eligible) if a in assets}
+        if not members:
+            continue
+        problem.group_members |= members
         limit = _dollars(choose, max_value)
-        for scope in scopes:
-            problem.sublimits[(exemption, scope, group)] = limit
-        for asset in members:
-            if choose.chance(60):
-                problem.sublimit_members.add((asset, exemption, group))
+        for claimant in problem.claimants:
+            problem.group_limits[(group, claimant)] = (
+                limit if choose.chance(80) else _dollars(choose, max_value)
+            )
 
 
 # ----- Federal-statute cases ------------------------------------------------------------------------
