@@ -19,7 +19,6 @@ from lexsym.errors import InputError
 from lexsym.vocabulary import AssetKind, Person, RetirementPlan, Use, VehicleType
 
 
-
 def catalogue_dir() -> Path:
     """The catalogue shipped in the wheel (lexsym/_data/assets), else the source checkout's data/assets."""
     here = Path(__file__).resolve().parent

@@ -83,6 +83,58 @@ def solve(
 
 
 @app.command()
+def explain(
+    case_file: Annotated[Path, typer.Argument(help="A case JSON file.")],
+    asset: Annotated[str, typer.Option("--asset", help="The id of the asset to explain.")],
+    json_output: Annotated[bool, typer.Option("--json", help="Print the explanation as JSON.")] = False,
+    table: Annotated[
+        list[Path] | None, typer.Option(help="A what-if exemption table (JSON/YAML); may repeat.")
+    ] = None,
+    rules: Annotated[Path | None, typer.Option(help="Directory with statutes/ and encodings/.")] = None,
+) -> None:
+    """Show, for each jurisdiction, why each exemption applies to an asset or not."""
+    from lexsym.case import load_case
+    from lexsym.explain import explain as explain_asset
+    from lexsym.whatif import load_table
+
+    explanation = explain_asset(
+        load_case(case_file),
+        asset,
+        tables=[load_table(path) for path in table or []],
+        rules=str(rules) if rules else None,
+    )
+    if json_output:
+        sys.stdout.write(explanation.model_dump_json(indent=2) + "\n")
+        return
+    from rich.console import Console
+
+    from lexsym.report import render_explanation
+
+    render_explanation(explanation, Console())
+
+
+@app.command()
+def lint(
+    paths: Annotated[
+        list[Path] | None, typer.Argument(help="Statute files or directories (default: statutes/).")
+    ] = None,
+    rules: Annotated[Path | None, typer.Option(help="Directory with statutes/ and encodings/.")] = None,
+) -> None:
+    """Check statute files: header, citations, dated amounts, defined predicates, reachable exemptions."""
+    from lexsym.lint import lint as lint_files
+    from lexsym.rules import rules_root
+
+    targets = paths or [rules_root(str(rules) if rules else None) / "statutes"]
+    problems = lint_files(targets, rules=str(rules) if rules else None)
+    for problem in problems:
+        sys.stdout.write(f"{problem}\n")
+    if problems:
+        sys.stderr.write(f"lexsym lint: {len(problems)} problem(s)\n")
+        raise typer.Exit(1)
+    sys.stdout.write(f"lexsym lint: {len(targets)} path(s) clean\n")
+
+
+@app.command()
 def schema(name: Annotated[SchemaName, typer.Argument(help="Which schema to print.")]) -> None:
     """Print the JSON Schema of a file format."""
     if name is SchemaName.case:

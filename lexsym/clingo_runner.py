@@ -29,7 +29,7 @@ log = logging.getLogger("lexsym.clingo")
 _LOCATION = re.compile(
     r"^(?P<file>[^\n]*?):(?P<line>\d+):(?P<col>\d+)(?:-\d+(?::\d+)?)?: (?P<rest>.*)$", re.S
 )
-_FATAL_CODES = {
+FATAL_CODES = {
     clingo.MessageCode.AtomUndefined,
     clingo.MessageCode.OperationUndefined,
     clingo.MessageCode.VariableUnbounded,
@@ -61,17 +61,17 @@ class MessageLog:
     def error(self, default: str) -> RuleError:
         """The most useful error: a located clingo error or a fatal info message, as one line."""
         ranked = [m for c, m in self.messages if "error" in m] or [
-            m for c, m in self.messages if c in _FATAL_CODES
+            m for c, m in self.messages if c in FATAL_CODES
         ]
-        return _located_error(ranked[0] if ranked else default)
+        return located_error(ranked[0] if ranked else default)
 
     def raise_if_fatal(self) -> None:
         for code, message in self.messages:
-            if code in _FATAL_CODES:
-                raise _located_error(message)
+            if code in FATAL_CODES:
+                raise located_error(message)
 
 
-def _located_error(message: str) -> RuleError:
+def located_error(message: str) -> RuleError:
     first, _, rest = message.strip().partition("\n")
     match = _LOCATION.match(first)
     detail = " ".join(part.strip() for part in rest.splitlines() if part.strip())

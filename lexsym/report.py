@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
+from lexsym.explain import Explanation
 from lexsym.solution import JurisdictionResult, Solution
 
 
@@ -72,3 +73,23 @@ def _render_assets(result: JurisdictionResult, console: Console) -> None:
         for match in matches:
             table.add_row(asset, match.citation, match.because, _money(values.get(match.citation, 0)))
     console.print(table)
+
+
+def render_explanation(explanation: Explanation, console: Console) -> None:
+    console.print(f"[bold]{explanation.asset_id}[/bold]: {explanation.description}")
+    console.print("facts: " + " ".join(explanation.facts))
+    if explanation.listed:
+        console.print("The case lists this asset's citations: the statute rules are not consulted.")
+    for jurisdiction in explanation.jurisdictions:
+        allowed = "allowable" if jurisdiction.allowable else "not allowable"
+        table = Table(title=f"{jurisdiction.jurisdiction} {jurisdiction.name} ({allowed})")
+        for column in ("citation", "applies", "max claim", "why"):
+            table.add_column(column, justify="right" if column == "max claim" else "left")
+        for verdict in jurisdiction.exemptions:
+            table.add_row(
+                verdict.citation + (f" ({verdict.title})" if verdict.title else ""),
+                "[green]yes[/green]" if verdict.applies else "no",
+                _money(verdict.max_claim) if verdict.max_claim is not None else "",
+                verdict.because,
+            )
+        console.print(table)

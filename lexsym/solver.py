@@ -110,6 +110,21 @@ def _resolve_listed_citations(case: Case, root: Path, tables: Sequence[Exemption
     return case.model_copy(update={"assets": assets})
 
 
+def case_program(case: Case, tables: Sequence[ExemptionTable] = ()) -> str:
+    """The facts of a case and of its what-if tables, as one ASP program."""
+    return "\n".join([*case_facts(case), *(f for table in tables for f in table.to_facts())])
+
+
+def first_pass(case: Case, root: Path, tables: Sequence[ExemptionTable] = ()) -> tuple[Case, _Pass1]:
+    """Pass 1 on a case (listed citations resolved first); raises on defects of the rules or the case."""
+    case = _resolve_listed_citations(case, root, tables)
+    first = _Pass1.of(
+        solve_stratified([*statute_files(root), *case_encoding_files(root)], case_program(case, tables))
+    )
+    _raise_on_rule_defects(first)
+    return case, first
+
+
 def solve(
     case: Case,
     *,
@@ -126,16 +141,13 @@ def solve(
     time_limit: seconds per optimisation (0: none); an unfinished search is reported as not optimal.
     """
     root = rules_root(rules)
-    case = _resolve_listed_citations(case, root, tables)
-    program = "\n".join([*case_facts(case), *(f for table in tables for f in table.to_facts())])
-    first = _Pass1.of(solve_stratified([*statute_files(root), *case_encoding_files(root)], program))
-    _raise_on_rule_defects(first)
+    case, first = first_pass(case, root, tables)
 
     allowable = _allowable(first)
-    warnings = _warnings(first, allowable)
     encoded = sorted({jurisdiction_id(s.arguments[1]) for s in first["exemption_of"]})
     wanted = sorted(set(allowable.jurisdictions) | (set(encoded) if all_jurisdictions else set()))
     _raise_on_missing_amounts(first, wanted, case.petition_date)
+    warnings = _warnings(first, allowable, wanted)
     results = [
         _jurisdiction_result(first, code, code in allowable.jurisdictions, code in encoded, root, time_limit)
         for code in wanted
@@ -253,7 +265,7 @@ def _allowable_justification(
     )
 
 
-def _warnings(first: _Pass1, allowable: AllowableJurisdictions) -> list[str]:
+def _warnings(first: _Pass1, allowable: AllowableJurisdictions, wanted: Iterable[str]) -> list[str]:
     encoded = {jurisdiction_id(s.arguments[1]) for s in first["exemption_of"]}
     warnings = [
         f"{code}: no exemption statutes of this jurisdiction are encoded; nothing can be exempted under it"
@@ -263,6 +275,20 @@ def _warnings(first: _Pass1, allowable: AllowableJurisdictions) -> list[str]:
     unverified = {jurisdiction_id(s.arguments[0]) for s in first["status_unverified"]}
     if allowable.applicable_state in unverified:
         warnings.append(f"{allowable.applicable_state}: opt-out status is recalled, not verified")
+    jurisdiction_of = {e: jurisdiction_id(j) for e, j in first.rows["exemption_of"]}
+    citation = first.citations()
+    backdated: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for exemption, _kind, day in sorted(first.rows["amount_backdated"]):
+        code = jurisdiction_of.get(exemption)
+        if code in wanted:
+            backdated[(code, day)].append(citation.get(exemption, exemption))
+    for (code, day), citations in sorted(backdated.items()):
+        since = dt.date(*(int(n) for n in day[5:-1].split(","))).isoformat()
+        cited = ", ".join(sorted(set(citations)))
+        warnings.append(
+            f"{code}: the petition predates the amounts recorded as of {since} for {cited}; "
+            "earlier amounts are not encoded, so these are used"
+        )
     return warnings
 
 

@@ -126,12 +126,12 @@ def test_misspelt_predicate_in_a_statute_names_file_and_line(tmp_path):
     root = _broken_rules(
         tmp_path,
         "522d2_motor_vehicle.lp",
-        ":- asset_kind(A, motor_vehicle).",
-        ":- asset_knd(A, motor_vehicle).",
+        ":- asset_is(A, motor_vehicle).",
+        ":- asset_iss(A, motor_vehicle).",
     )
     result = lexsym("solve", str(EXAMPLE), "--rules", str(root), cwd=root)
-    line = _line_of(root / "statutes/federal/522d2_motor_vehicle.lp", "asset_knd")
-    assert_one_line_error(result, f"statutes/federal/522d2_motor_vehicle.lp:{line}:", "asset_knd")
+    line = _line_of(root / "statutes/federal/522d2_motor_vehicle.lp", "asset_iss")
+    assert_one_line_error(result, f"statutes/federal/522d2_motor_vehicle.lp:{line}:", "asset_iss")
 
 
 def test_not_a_rules_directory(tmp_path):
