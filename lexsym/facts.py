@@ -94,7 +94,11 @@ def _asset_facts(case: Case, asset) -> Iterable[str]:
     if asset.closely_held:
         yield f"closely_held({a})."
     if asset.sold_on is not None:
-        yield f"months_since_sale({a},{full_months_between(asset.sold_on, case.petition_date)})."
+        # A period "for N months after the sale" starts the day after the sale and runs through the
+        # N-month anniversary, so months are counted from the day after: on the anniversary N-1 whole
+        # months have passed, and the proceeds are still inside a "fewer than N" window.
+        elapsed = full_months_between(asset.sold_on + dt.timedelta(days=1), case.petition_date)
+        yield f"months_since_sale({a},{elapsed})."
     if asset.reinvested:
         yield f"reinvested({a})."
     if asset.intends_new_homestead:

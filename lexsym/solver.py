@@ -130,13 +130,15 @@ def solve(
     *,
     tables: Sequence[ExemptionTable] = (),
     all_jurisdictions: bool = False,
+    jurisdictions: Sequence[str] = (),
     rules: str | None = None,
     time_limit: int = 0,
 ) -> Solution:
     """Compute tasks AE, EC, EV, NA and OE for `case`.
 
     tables: what-if tables whose figures replace the statutes' for the citations they list.
-    all_jurisdictions: also value and allocate under jurisdictions that are not allowable.
+    all_jurisdictions: also value and allocate under every encoded jurisdiction, allowable or not.
+    jurisdictions: also value and allocate under these (ids such as "US", "AZ"), allowable or not.
     rules: a directory holding statutes/ and encodings/ (default: the packaged rules).
     time_limit: seconds per optimisation (0: none); an unfinished search is reported as not optimal.
     """
@@ -145,7 +147,8 @@ def solve(
 
     allowable = _allowable(first)
     encoded = sorted({jurisdiction_id(s.arguments[1]) for s in first["exemption_of"]})
-    wanted = sorted(set(allowable.jurisdictions) | (set(encoded) if all_jurisdictions else set()))
+    extra = set(encoded) if all_jurisdictions else {code.upper() for code in jurisdictions}
+    wanted = sorted(set(allowable.jurisdictions) | extra)
     _raise_on_missing_amounts(first, wanted, case.petition_date)
     warnings = _warnings(first, allowable, wanted)
     results = [

@@ -39,12 +39,13 @@ def _cases():
 def test_statute_case(document, case):
     spec = {key: value for key, value in case.items() if key not in ("name", "expect")}
     expect = case["expect"]
+    jurisdiction = expect.get("jurisdiction", "US")
     if "error" in expect:
         with pytest.raises(LexsymError, match=expect["error"]):
-            solve_spec(spec, all_jurisdictions=True)
+            solve_spec(spec, jurisdictions=[jurisdiction])
         return
-    solution = solve_spec(spec, all_jurisdictions=True)
-    result = solution.result(expect.get("jurisdiction", "US"))
+    solution = solve_spec(spec, jurisdictions=[jurisdiction])
+    result = solution.result(jurisdiction)
     for asset, citations in expect.get("eligible", {}).items():
         assert eligible_citations(result, asset) == set(citations), asset
     for asset, citations in expect.get("includes", {}).items():
