@@ -55,11 +55,16 @@ def render_solution(solution: Solution, console: Console, *, details: bool = Fal
         title=f"OE: optimal schedule under {solution.optimal.jurisdiction} "
         f"(non-exempt {_money(solution.optimal.non_exempt_total)})"
     )
-    for column in ("asset", "citation", "claimant", "amount", "justification"):
+    for column in ("asset", "citation", "claimant", "amount"):
         oe.add_column(column, justify="right" if column == "amount" else "left")
     for claim in solution.optimal.schedule:
-        oe.add_row(claim.asset_id, claim.citation, claim.claimant, _money(claim.amount), claim.justification)
+        oe.add_row(claim.asset_id, claim.citation, claim.claimant, _money(claim.amount))
     console.print(oe)
+    if details:
+        for claim in solution.optimal.schedule:
+            console.print(
+                f"- {claim.asset_id} ({claim.claimant}, {_money(claim.amount)}): {claim.justification}"
+            )
     for warning in solution.warnings:
         console.print(f"[yellow]warning:[/yellow] {warning}")
 

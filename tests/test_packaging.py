@@ -41,6 +41,8 @@ def test_wheel_contains_every_rule_file(wheel):
         for path in (REPO / folder).rglob("*.lp"):
             assert f"lexsym/_rules/{path.relative_to(REPO).as_posix()}" in names
     assert "lexsym/prolog/domicile.pl" in names
+    for path in (REPO / "data" / "assets").glob("*.jsonl"):
+        assert f"lexsym/_data/assets/{path.name}" in names
 
 
 def test_installed_package_solves_without_the_source_tree(wheel, tmp_path):
