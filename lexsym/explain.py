@@ -142,7 +142,9 @@ def explain(
         known = ", ".join(a.id for a in case.assets) or "none"
         raise InputError(f"no asset {asset_id!r} in case {case.id} (assets: {known})")
     root = rules_root(rules)
-    case, first = first_pass(case, root, tables)
+    case, first = first_pass(
+        case, root, tables, None, "#show exemption_of/2. #show exemption_title/2. #show citation_of/2."
+    )
     rows = first.rows
     citation = first.citations()
     titles = {e: t for e, t in rows["exemption_title"]}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -52,8 +53,39 @@ def rules_root(override: str | None = None) -> Path:
     raise InputError("cannot find the statutes/ and encodings/ directories; set LEXSYM_RULES")
 
 
-def statute_files(root: Path) -> list[Path]:
-    return sorted((root / "statutes").rglob("*.lp"))
+def statute_files(root: Path, jurisdictions: Iterable[str] | None = None) -> list[Path]:
+    """Every statute file, or only those a case in `jurisdictions` (ids: US, AZ, ...) needs.
+
+    Files directly under statutes/ (opt_out.lp) and statutes/federal/ (which also limits state
+    exemptions, e.g. 11 U.S.C. § 522(p)) are always included; a state's directory is named by its
+    lower-case USPS code.
+    """
+    statutes = root / "statutes"
+    if jurisdictions is None:
+        return sorted(statutes.rglob("*.lp"))
+    wanted = {"federal", *(code.lower() for code in jurisdictions)}
+    files = sorted(statutes.glob("*.lp"))
+    for directory in sorted(p for p in statutes.iterdir() if p.is_dir() and p.name in wanted):
+        files.extend(sorted(directory.rglob("*.lp")))
+    return files
+
+
+def encoded_jurisdictions(root: Path) -> list[str]:
+    """Jurisdiction ids with a statute directory: US for federal/, else the directory's USPS code."""
+    codes = []
+    for directory in sorted(p for p in (root / "statutes").iterdir() if p.is_dir()):
+        if any(directory.rglob("*.lp")):
+            codes.append("US" if directory.name == "federal" else directory.name.upper())
+    return codes
+
+
+def domicile_files(root: Path) -> list[Path]:
+    """What the 730-day rule alone needs: the vocabulary, the opt-out table and domicile.lp."""
+    return [
+        root / "encodings" / "vocabulary.lp",
+        root / "statutes" / "opt_out.lp",
+        root / "encodings" / "domicile.lp",
+    ]
 
 
 def case_encoding_files(root: Path) -> list[Path]:

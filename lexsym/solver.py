@@ -27,6 +27,8 @@ from lexsym.errors import RuleError, SolveError
 from lexsym.facts import case_facts
 from lexsym.rules import (
     case_encoding_files,
+    domicile_files,
+    encoded_jurisdictions,
     rules_digest,
     rules_root,
     statute_files,
@@ -115,14 +117,35 @@ def case_program(case: Case, tables: Sequence[ExemptionTable] = ()) -> str:
     return "\n".join([*case_facts(case), *(f for table in tables for f in table.to_facts())])
 
 
-def first_pass(case: Case, root: Path, tables: Sequence[ExemptionTable] = ()) -> tuple[Case, _Pass1]:
-    """Pass 1 on a case (listed citations resolved first); raises on defects of the rules or the case."""
+def first_pass(
+    case: Case,
+    root: Path,
+    tables: Sequence[ExemptionTable] = (),
+    jurisdictions: Iterable[str] | None = None,
+    extra_program: str = "",
+) -> tuple[Case, _Pass1]:
+    """Pass 1 on a case (listed citations resolved first); raises on defects of the rules or the case.
+
+    jurisdictions: load only the statutes these need (None: all); extra_program: more #show lines.
+    """
     case = _resolve_listed_citations(case, root, tables)
-    first = _Pass1.of(
-        solve_stratified([*statute_files(root), *case_encoding_files(root)], case_program(case, tables))
-    )
+    files = [*statute_files(root, jurisdictions), *case_encoding_files(root)]
+    first = _Pass1.of(solve_stratified(files, case_program(case, tables) + "\n" + extra_program))
     _raise_on_rule_defects(first)
     return case, first
+
+
+def allowable_jurisdictions(case: Case, root: Path, tables: Sequence[ExemptionTable] = ()) -> list[str]:
+    """Task AE alone, from the 730-day rule and the opt-out table (cheap: no statute is grounded)."""
+    program = "\n".join(
+        [
+            *(f for f in case_facts(case) if f.startswith(("petition_", "domicile_period("))),
+            *(f for table in tables for f in table.to_facts() if f.startswith("table_opt_out(")),
+            "#show allowable/2.",
+        ]
+    )
+    symbols = solve_stratified(domicile_files(root), program)
+    return sorted({jurisdiction_id(s.arguments[0]) for s in symbols if s.match("allowable", 2)})
 
 
 def solve(
@@ -143,14 +166,18 @@ def solve(
     time_limit: seconds per optimisation (0: none); an unfinished search is reported as not optimal.
     """
     root = rules_root(rules)
-    case, first = first_pass(case, root, tables)
+    table_codes = {entry.jurisdiction for table in tables for entry in table.exemptions}
+    encoded = sorted(set(encoded_jurisdictions(root)) | table_codes)
+    if all_jurisdictions:
+        wanted = encoded
+    else:
+        wanted = sorted(set(allowable_jurisdictions(case, root, tables)) | {c.upper() for c in jurisdictions})
+    case, first = first_pass(case, root, tables, wanted)
 
     allowable = _allowable(first)
-    encoded = sorted({jurisdiction_id(s.arguments[1]) for s in first["exemption_of"]})
-    extra = set(encoded) if all_jurisdictions else {code.upper() for code in jurisdictions}
-    wanted = sorted(set(allowable.jurisdictions) | extra)
+    wanted = sorted(set(wanted) | set(allowable.jurisdictions))
     _raise_on_missing_amounts(first, wanted, case.petition_date)
-    warnings = _warnings(first, allowable, wanted)
+    warnings = _warnings(first, allowable, wanted, encoded)
     results = [
         _jurisdiction_result(first, code, code in allowable.jurisdictions, code in encoded, root, time_limit)
         for code in wanted
@@ -268,8 +295,10 @@ def _allowable_justification(
     )
 
 
-def _warnings(first: _Pass1, allowable: AllowableJurisdictions, wanted: Iterable[str]) -> list[str]:
-    encoded = {jurisdiction_id(s.arguments[1]) for s in first["exemption_of"]}
+def _warnings(
+    first: _Pass1, allowable: AllowableJurisdictions, wanted: Iterable[str], encoded: Iterable[str]
+) -> list[str]:
+    encoded = set(encoded)
     warnings = [
         f"{code}: no exemption statutes of this jurisdiction are encoded; nothing can be exempted under it"
         for code in allowable.jurisdictions
