@@ -127,6 +127,29 @@ class Asset(BaseModel):
         return _whole_dollars(value)
 
 
+class Visit(BaseModel):
+    """A stay somewhere that does not change the debtor's domicile (travel, work, caregiving)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    state: str = Field(description="USPS code or FOREIGN.")
+    start: dt.date
+    end: dt.date
+    purpose: str = ""
+
+    _known_place = field_validator("state")(DomicilePeriod._known_place.__func__)
+
+
+class ThirdPartyItem(BaseModel):
+    """Property the debtor uses or holds but does not own: not property of the estate."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    description: str
+    value: int = Field(ge=0)
+    owner: str = Field(description="Who owns it, e.g. 'the debtor's sister'.")
+
+
 class Case(BaseModel):
     """A bankruptcy case: when and how it was filed, where the debtor lived, and what the estate holds."""
 
@@ -138,6 +161,12 @@ class Case(BaseModel):
     debtors: list[str] = Field(default_factory=list, description="Names, for narratives only.")
     domicile: list[DomicilePeriod] = Field(min_length=1)
     assets: list[Asset] = Field(default_factory=list)
+    visits: list[Visit] = Field(
+        default_factory=list, description="Stays that do not change domicile; the law ignores them."
+    )
+    third_party_property: list[ThirdPartyItem] = Field(
+        default_factory=list, description="Property others own; not part of the estate."
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Case:

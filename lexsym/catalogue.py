@@ -15,17 +15,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from lexsym.case import Asset, describe_validation_error
+from lexsym.datafiles import data_dir
 from lexsym.errors import InputError
 from lexsym.vocabulary import AssetKind, Person, RetirementPlan, Use, VehicleType
 
 
 def catalogue_dir() -> Path:
     """The catalogue shipped in the wheel (lexsym/_data/assets), else the source checkout's data/assets."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "_data" / "assets", here.parent / "data" / "assets"):
-        if candidate.is_dir():
-            return candidate
-    raise InputError("cannot find the asset catalogue (data/assets)")
+    return data_dir("assets")
 
 
 class CatalogueAsset(BaseModel):

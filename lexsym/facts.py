@@ -62,6 +62,12 @@ def case_facts(case: Case) -> list[str]:
         facts.append(
             f"domicile_period({index},{place_constant(period.state)},{period.start.toordinal()},{end})."
         )
+    for index, visit in enumerate(case.visits):
+        facts.append(
+            f"visit({index},{place_constant(visit.state)},{visit.start.toordinal()},{visit.end.toordinal()})."
+        )
+    for index, item in enumerate(case.third_party_property):
+        facts.append(f"third_party_item({index},{item.value}).")
     for asset in sorted(case.assets, key=lambda item: item.id):
         facts.extend(_asset_facts(case, asset))
     return facts

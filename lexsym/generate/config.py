@@ -1,0 +1,194 @@
+"""Generator configuration: every OpenExempt knob, plus the ones its users asked for next.
+
+Loadable from YAML or JSON; every error names the file and the field.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from lexsym.case import describe_validation_error, load_json
+from lexsym.errors import InputError
+from lexsym.vocabulary import STATES, AssetKind
+
+
+class Task(str, Enum):
+    """The five tasks of the pipeline, in order (OpenExempt's task ids 1..5)."""
+
+    AE = "AE"
+    EC = "EC"
+    EV = "EV"
+    NA = "NA"
+    OE = "OE"
+
+    @property
+    def number(self) -> int:
+        return list(Task).index(self) + 1
+
+    @classmethod
+    def parse(cls, value: Any) -> Task:
+        if isinstance(value, Task):
+            return value
+        if isinstance(value, int) or (isinstance(value, str) and value.isdigit()):
+            number = int(value)
+            if not 1 <= number <= 5:
+                raise ValueError(f"task number {number} is not 1..5")
+            return list(Task)[number - 1]
+        return cls(str(value).upper())
+
+
+RULE_PATHS = ("730", "180_whole", "180_longer", "tie", "foreign")
+"""How the 730-day rule resolves: one state for 730 days; one state for the earlier 180 days; the longer
+portion of them; a tie (hanging paragraph, federal); a foreign domicile (hanging paragraph, federal)."""
+
+_NAMES_TO_CODES = {name.upper(): code for code, name in STATES.items()}
+
+
+class Split(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    dev: int = Field(default=5, ge=0)
+    test: int = Field(default=100, ge=0)
+
+    @property
+    def size(self) -> int:
+        return self.dev + self.test
+
+
+class GeneratorConfig(BaseModel):
+    """One dataset: which task variant, how many cases, and how they are shaped and obfuscated."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = "dataset"
+    seed: int = 0
+    start_task: Task = Task.AE
+    terminal_task: Task = Task.AE
+    split: Split = Field(default_factory=Split)
+    asset_count_min: int = Field(default=1, ge=0)
+    asset_count_max: int = Field(default=1, ge=0)
+    married_ratio: float = Field(default=0.5, ge=0.0, le=1.0)
+    domicile_count_min: int = Field(default=1, ge=1, le=8)
+    domicile_count_max: int = Field(default=1, ge=1, le=8)
+    state_jurisdictions: tuple[str, ...] = ("AZ", "IL", "OR", "PA", "WI")
+    irrelevant_asset_facts: bool = False
+    irrelevant_domicile_facts: bool = False
+    asset_opinions: bool = False
+    domicile_opinions: bool = False
+    petition_date_min: dt.date = dt.date(2024, 1, 1)
+    petition_date_max: dt.date = dt.date(2024, 12, 31)
+    include_kinds: tuple[AssetKind, ...] = Field(
+        default=(), description="Only these kinds (and their subkinds)."
+    )
+    exclude_kinds: tuple[AssetKind, ...] = ()
+    statutes_in_prompt: str = Field(default="listed", pattern="^(listed|all)$")
+    rule_path_weights: dict[str, float] = Field(
+        default_factory=lambda: {"730": 2.0, "180_whole": 2.0, "180_longer": 2.0, "tie": 1.0, "foreign": 1.0},
+        description="Relative frequency of each 730-day-rule path (unreachable paths for a count drop out).",
+    )
+    sole_ownership_ratio: float = Field(
+        default=0.15, ge=0.0, le=1.0, description="Joint cases: share of assets owned by one spouse alone."
+    )
+
+    @field_validator("start_task", "terminal_task", mode="before")
+    @classmethod
+    def _task(cls, value: Any) -> Task:
+        return Task.parse(value)
+
+    @field_validator("state_jurisdictions", mode="before")
+    @classmethod
+    def _states(cls, value: Any) -> tuple[str, ...]:
+        codes = []
+        for item in value:
+            text = str(item).strip().upper()
+            code = _NAMES_TO_CODES.get(text, text)
+            if code not in STATES:
+                raise ValueError(f"unknown state {item!r}")
+            codes.append(code)
+        if not codes:
+            raise ValueError("at least one state is needed")
+        return tuple(codes)
+
+    @field_validator("rule_path_weights")
+    @classmethod
+    def _paths(cls, value: dict[str, float]) -> dict[str, float]:
+        unknown = set(value) - set(RULE_PATHS)
+        if unknown:
+            raise ValueError(f"unknown rule paths {sorted(unknown)} (known: {', '.join(RULE_PATHS)})")
+        if any(weight < 0 for weight in value.values()) or not any(value.values()):
+            raise ValueError("weights must be non-negative and not all zero")
+        return value
+
+    @model_validator(mode="after")
+    def _ranges(self) -> GeneratorConfig:
+        if self.start_task.number > self.terminal_task.number:
+            raise ValueError("start_task comes after terminal_task")
+        if self.asset_count_min > self.asset_count_max:
+            raise ValueError("asset_count_min is above asset_count_max")
+        if self.domicile_count_min > self.domicile_count_max:
+            raise ValueError("domicile_count_min is above domicile_count_max")
+        if self.petition_date_min > self.petition_date_max:
+            raise ValueError("petition_date_min is after petition_date_max")
+        if self.terminal_task is not Task.AE and self.asset_count_max == 0:
+            raise ValueError("tasks after AE need assets (asset_count_max > 0)")
+        return self
+
+    @property
+    def variant(self) -> str:
+        """The task variant: the contiguous interval of the pipeline the model solves, e.g. "EC-OE"."""
+        if self.start_task is self.terminal_task:
+            return self.terminal_task.value
+        return f"{self.start_task.value}-{self.terminal_task.value}"
+
+    def case_shape(self) -> tuple:
+        """Everything that shapes the sampled cases (not the task or obfuscation): datasets that share it
+        share their cases, so suites compare variants and perturbations on the very same cases."""
+        return (
+            self.seed,
+            self.split.size,
+            self.asset_count_min,
+            self.asset_count_max,
+            self.married_ratio,
+            self.domicile_count_min,
+            self.domicile_count_max,
+            self.state_jurisdictions,
+            self.petition_date_min.isoformat(),
+            self.petition_date_max.isoformat(),
+            tuple(k.value for k in self.include_kinds),
+            tuple(k.value for k in self.exclude_kinds),
+            tuple(sorted(self.rule_path_weights.items())),
+            self.sole_ownership_ratio,
+        )
+
+
+def parse_config(data: Any, *, source: str = "config") -> GeneratorConfig:
+    try:
+        return GeneratorConfig.model_validate(data)
+    except ValidationError as error:
+        raise InputError(f"{source}: {describe_validation_error(error)}") from None
+
+
+def load_config(path: str | Path) -> GeneratorConfig:
+    return parse_config(read_yaml_or_json(path), source=str(path))
+
+
+def read_yaml_or_json(path: str | Path) -> Any:
+    """A YAML or JSON file's data; errors name the file and line."""
+    path = Path(path)
+    if path.suffix.lower() not in (".yaml", ".yml"):
+        return load_json(path)
+    import yaml
+
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f":{mark.line + 1}" if mark else ""
+        raise InputError(f"{path}{where}: invalid YAML") from None
