@@ -155,3 +155,28 @@ def _citation_order(citation: str) -> tuple:
 
 def state_names(codes: tuple[str, ...]) -> list[str]:
     return [JURISDICTION_NAMES.get(code, code) for code in codes]
+
+
+@lru_cache(maxsize=8)
+def _change_dates(rules: str | None) -> tuple[dt.date, ...]:
+    """Every date on which some amount of some statute changes (dated and as-of amounts)."""
+    root = rules_root(rules)
+    program = "#show when(D) : amount(_,_,D,_).\n#show when(D) : amount_as_of(_,_,D,_)."
+    symbols = solve_stratified([root / "encodings" / "vocabulary.lp", *statute_files(root)], program)
+    days = {dt.date(*(a.number for a in s.arguments[0].arguments)) for s in symbols if s.match("when", 1)}
+    return tuple(sorted(days))
+
+
+def sheet_for(
+    petition_date: dt.date, jurisdictions: tuple[str, ...], rules: str | None = None
+) -> StatuteSheet:
+    """`statute_sheet`, shared by every petition date with the same amounts in force: amounts only change
+    on their dates, so the sheet is computed once per interval between two change dates."""
+    import bisect
+
+    dates = _change_dates(rules)
+    position = bisect.bisect_right(dates, petition_date)
+    representative = (
+        dates[position - 1] if position else (dates[0] - dt.timedelta(days=1) if dates else petition_date)
+    )
+    return statute_sheet(representative, jurisdictions, rules)

@@ -166,6 +166,13 @@ class GeneratorConfig(BaseModel):
         )
 
 
+def shape_id(config: GeneratorConfig) -> str:
+    """A short name for a case shape: datasets that share it share their cases (and case ids)."""
+    import hashlib
+
+    return hashlib.sha256(repr(config.case_shape()).encode()).hexdigest()[:10]
+
+
 def parse_config(data: Any, *, source: str = "config") -> GeneratorConfig:
     try:
         return GeneratorConfig.model_validate(data)

@@ -15,7 +15,7 @@ from functools import cache
 from lexsym.case import Asset, Case, DomicilePeriod, ThirdPartyItem, Visit
 from lexsym.catalogue import CatalogueAsset, load_catalogue
 from lexsym.datafiles import read_data_yaml
-from lexsym.generate.config import RULE_PATHS, GeneratorConfig
+from lexsym.generate.config import RULE_PATHS, GeneratorConfig, shape_id
 from lexsym.vocabulary import FOREIGN, KIND_PARENTS, STATES, AssetKind, Filing, Owner, Use
 
 WINDOW_730 = 730
@@ -271,7 +271,7 @@ def sample_scenario(config: GeneratorConfig, index: int) -> Scenario:
     ]
     assets = _sample_assets(rng, config, petition, married, debtors)
     case = Case(
-        id=f"{config.name}-{index:04d}",
+        id=f"case-{shape_id(config)}-{index:04d}",
         petition_date=petition,
         filing=Filing.JOINT if married else Filing.SINGLE,
         debtors=debtors,

@@ -1,0 +1,129 @@
+"""Suites: named sets of datasets, each a GeneratorConfig, read from short YAML files in data/suites/.
+
+A suite file gives a `base` configuration and a `vary` block; every combination of the varied values is
+one dataset. Shorthands in `vary`:
+- `task: [AE, EC]` solves one task (start = terminal);
+- `variant: all` (or a list like `[AE-OE, EC]`) sets the contiguous interval of the pipeline;
+- `asset_count: [2, 4]` and `domicile_count: [1, 5]` fix a count;
+- `obfuscation: [none, distractor, sycophancy, obfuscation]` switches the four obfuscation flags.
+Any other key is a GeneratorConfig field, varied as given.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lexsym.datafiles import data_dir
+from lexsym.errors import InputError
+from lexsym.generate.config import GeneratorConfig, Task, parse_config, read_yaml_or_json
+
+OBFUSCATION_PRESETS: dict[str, dict[str, bool]] = {
+    "none": {},
+    "distractor": {"irrelevant_asset_facts": True, "irrelevant_domicile_facts": True},
+    "sycophancy": {"asset_opinions": True, "domicile_opinions": True},
+    "obfuscation": {
+        "irrelevant_asset_facts": True,
+        "irrelevant_domicile_facts": True,
+        "asset_opinions": True,
+        "domicile_opinions": True,
+    },
+}
+SUITE_NAMES = (
+    "basic",
+    "intermediate",
+    "advanced",
+    "temporal",
+    "decomposition",
+    "distractor",
+    "sycophancy",
+    "obfuscation",
+    "asset-scaling",
+)
+
+
+@dataclass(frozen=True)
+class Dataset:
+    suite: str
+    name: str  # unique within the suite, e.g. "task=EC,obfuscation=none"
+    config: GeneratorConfig
+
+    @property
+    def key(self) -> str:
+        return f"{self.suite}/{self.name}"
+
+
+def all_variants() -> list[str]:
+    """The 15 task variants: every contiguous interval of AE..OE, by terminal task then start."""
+    tasks = list(Task)
+    return [
+        (start.value if start is end else f"{start.value}-{end.value}")
+        for end_index, end in enumerate(tasks)
+        for start in tasks[: end_index + 1]
+    ]
+
+
+def _expand(key: str, value: Any) -> dict[str, Any]:
+    if key == "task":
+        return {"start_task": value, "terminal_task": value}
+    if key == "variant":
+        start, _, end = str(value).partition("-")
+        return {"start_task": start, "terminal_task": end or start}
+    if key in ("asset_count", "domicile_count"):
+        return {f"{key}_min": value, f"{key}_max": value}
+    if key == "obfuscation":
+        if value not in OBFUSCATION_PRESETS:
+            raise InputError(
+                f"unknown obfuscation preset {value!r} (known: {', '.join(OBFUSCATION_PRESETS)})"
+            )
+        return dict(OBFUSCATION_PRESETS[value])
+    return {key: value}
+
+
+def suite_datasets(data: dict[str, Any], *, source: str, seed: int | None = None) -> list[Dataset]:
+    """Expand a suite document into its datasets."""
+    if not isinstance(data, dict) or "name" not in data:
+        raise InputError(f"{source}: a suite needs a name")
+    suite = str(data["name"])
+    base = dict(data.get("base") or {})
+    vary = dict(data.get("vary") or {})
+    unknown = set(data) - {"name", "description", "base", "vary"}
+    if unknown:
+        raise InputError(f"{source}: unknown keys {sorted(unknown)}")
+    axes = []
+    for key, values in vary.items():
+        if key == "variant" and values == "all":
+            values = all_variants()
+        if not isinstance(values, list) or not values:
+            raise InputError(f"{source}: vary.{key} must be a non-empty list")
+        axes.append([(key, value) for value in values])
+    datasets = []
+    for combination in itertools.product(*axes) if axes else [()]:
+        fields = dict(base)
+        for key, value in combination:
+            fields.update(_expand(key, value))
+        name = ",".join(f"{key}={value}" for key, value in combination) or "all"
+        if seed is not None:
+            fields["seed"] = seed
+        fields["name"] = f"{suite}/{name}"
+        config = parse_config(fields, source=f"{source} ({name})")
+        datasets.append(Dataset(suite=suite, name=name, config=config))
+    return datasets
+
+
+def suite_path(name: str) -> Path:
+    path = data_dir("suites") / f"{name}.yaml"
+    if not path.is_file():
+        known = ", ".join(sorted(p.stem for p in data_dir("suites").glob("*.yaml")))
+        raise InputError(f"unknown suite {name!r} (known: {known})")
+    return path
+
+
+def load_suite(name_or_path: str, *, seed: int | None = None) -> list[Dataset]:
+    """Datasets of a named suite (data/suites/NAME.yaml) or of a suite file."""
+    path = Path(name_or_path)
+    if not (path.suffix in (".yaml", ".yml", ".json") and path.is_file()):
+        path = suite_path(name_or_path)
+    return suite_datasets(read_yaml_or_json(path), source=str(path), seed=seed)
