@@ -49,9 +49,7 @@ def main() -> None:
         out = args.out or Path(scratch) / "bench"
         seconds = _run(datasets, out, args.workers)
         size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
-        print(
-            f"suites {len(SUITE_NAMES)}, datasets {len(datasets)}, tasks {tasks}, cases solved {cases}"
-        )
+        print(f"suites {len(SUITE_NAMES)}, datasets {len(datasets)}, tasks {tasks}, cases solved {cases}")
         print(
             f"workers {args.workers}: {seconds:.1f} s wall, {tasks / seconds:.0f} tasks/s, "
             f"output {size / 1e6:.0f} MB"

@@ -48,7 +48,6 @@ def _prompt_jurisdictions(config: GeneratorConfig) -> tuple[str, ...]:
 def _run_job(job: _Job) -> list[tuple[str, int, str]]:
     """Solve one case and render its task record for every dataset sharing it: (dataset key, index, line)."""
     from lexsym.generate.render import render_prompt
-
     from lexsym.generate.sampling import sample_scenario
     from lexsym.solver import solve
     from lexsym.statute_sheet import sheet_for
@@ -173,9 +172,16 @@ def generate(
             progress(done, len(jobs))
 
     if workers > 1 and len(jobs) > 1:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        pool = multiprocessing.get_context("fork").Pool(workers)
+        try:
             for lines in pool.imap_unordered(_run_job, jobs, chunksize=4):
                 collect(lines)
+            pool.close()  # let the workers finish and exit on their own, rather than be terminated
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
     else:
         for job in jobs:
             collect(_run_job(job))

@@ -84,6 +84,11 @@ def _people() -> dict:
 
 
 @cache
+def _third_party_items() -> list[dict]:
+    return read_data_yaml("people", "third_party.yaml")["items"]
+
+
+@cache
 def _places() -> dict:
     return read_data_yaml("people", "places.yaml")
 
@@ -204,6 +209,7 @@ def _asset_story(
     petition: dt.date,
     married: bool,
     debtors: list[str],
+    moved_in: dt.date,
 ) -> AssetStory:
     value = _nice(rng.randint(entry.value_min, entry.value_max))
     extra: dict = {}
@@ -221,27 +227,32 @@ def _asset_story(
         day = min(petition.day, 28)
         extra["sold_on"] = min(dt.date(year, month + 1, day), petition)
     if entry.use is Use.RESIDENCE and entry.kind is not AssetKind.BURIAL_PLOT:
-        # A quarter of homes were bought inside § 522(p)'s 1,215 days, where the cap can bite.
-        days_before = rng.randint(60, 1200) if rng.random() < 0.25 else rng.randint(1300, 9000)
+        # The home was bought after the move to the current state; a quarter of homes fall inside
+        # § 522(p)'s 1,215 days, where the cap can bite.
+        earliest = max((petition - moved_in).days, 61)
+        recent = rng.random() < 0.25 or earliest < 1300
+        days_before = (
+            rng.randint(60, min(1200, earliest - 1)) if recent else rng.randint(1300, min(9000, earliest))
+        )
         extra["acquired_on"] = petition - dt.timedelta(days=days_before)
     asset = entry.to_asset(asset_id=f"a{number}", value=value, **extra)
     return AssetStory(asset=asset, entry_id=entry.id, owner_name=owner_name)
 
 
-def _sample_assets(rng, config, petition, married, debtors) -> list[AssetStory]:
+def _sample_assets(rng, config, petition, married, debtors, moved_in) -> list[AssetStory]:
     count = rng.randint(config.asset_count_min, config.asset_count_max)
     pool = list(_candidates(config.include_kinds, config.exclude_kinds))
     chosen: list[CatalogueAsset] = []
     homes = 0
     while len(chosen) < count and pool:
         entry = pool.pop(rng.randrange(len(pool)))
-        if entry.use is Use.RESIDENCE:
+        if entry.use is Use.RESIDENCE or entry.kind is AssetKind.HOMESTEAD_PROCEEDS:
             if homes:
-                continue  # one home per case, as in OpenExempt
+                continue  # one home (or the proceeds of one) per case, as in OpenExempt
             homes += 1
         chosen.append(entry)
     return [
-        _asset_story(rng, config, entry, number, petition, married, debtors)
+        _asset_story(rng, config, entry, number, petition, married, debtors, moved_in)
         for number, entry in enumerate(chosen, start=1)
     ]
 
@@ -269,7 +280,7 @@ def sample_scenario(config: GeneratorConfig, index: int) -> Scenario:
         Residence(state, _place(rng, state), start, segments[i + 1][1] if i + 1 < len(segments) else None)
         for i, (state, start) in enumerate(segments)
     ]
-    assets = _sample_assets(rng, config, petition, married, debtors)
+    assets = _sample_assets(rng, config, petition, married, debtors, residences[-1].start)
     case = Case(
         id=f"case-{shape_id(config)}-{index:04d}",
         petition_date=petition,
@@ -359,8 +370,9 @@ def _add_obfuscations(rng: random.Random, scenario: Scenario) -> None:
                     claim=rng.choice(_ASSET_CLAIMS),
                 )
             )
-    visited = [v.state for v in scenario.visits]
-    place = rng.choice(visited) if visited else _other_state(rng, {FOREIGN})
+    lived = {r.state for r in scenario.residences}
+    visited = [v.state for v in scenario.visits if v.state not in lived]
+    place = rng.choice(visited) if visited else _other_state(rng, lived | {FOREIGN})
     scenario.domicile_opinions.append(
         Opinion(speaker=rng.choice(_SPEAKERS), about=STATES[place], claim="state_law", place=place)
     )

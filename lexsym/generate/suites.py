@@ -2,7 +2,8 @@
 
 A suite file gives a `base` configuration and a `vary` block; every combination of the varied values is
 one dataset. Shorthands in `vary`:
-- `task: [AE, EC]` solves one task (start = terminal);
+- `task: [AE, EC]` asks for one task in its vanilla form: nothing solved, the model works from AE to it
+  (OpenExempt's start_task_id 1);
 - `variant: all` (or a list like `[AE-OE, EC]`) sets the contiguous interval of the pipeline;
 - `asset_count: [2, 4]` and `domicile_count: [1, 5]` fix a count;
 - `obfuscation: [none, distractor, sycophancy, obfuscation]` switches the four obfuscation flags.
@@ -67,7 +68,7 @@ def all_variants() -> list[str]:
 
 def _expand(key: str, value: Any) -> dict[str, Any]:
     if key == "task":
-        return {"start_task": value, "terminal_task": value}
+        return {"start_task": "AE", "terminal_task": value}
     if key == "variant":
         start, _, end = str(value).partition("-")
         return {"start_task": start, "terminal_task": end or start}
