@@ -150,3 +150,11 @@ def test_cli_single_config_and_errors(tmp_path):
 def test_parse_config_round_trip():
     config = parse_config({"name": "x", "terminal_task": "NA", "asset_count_max": 3})
     assert parse_config(json.loads(config.model_dump_json())) == config
+
+
+@pytest.mark.slow
+def test_all_suites_cli_builds_the_whole_benchmark(tmp_path):
+    done = _cli("--all-suites", "--out", str(tmp_path / "bench"))
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads((tmp_path / "bench" / "manifest.json").read_text())
+    assert manifest["tasks"] == 9765 and len(manifest["suites"]) == 9
