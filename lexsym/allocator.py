@@ -28,6 +28,24 @@ class Allocation:
     seconds: float = 0.0
 
 
+def split_exists(
+    problem: AllocationProblem, totals: dict[tuple[str, str], int], *, root: Path | None = None
+) -> bool:
+    """Whether the claimants can divide these claim totals ((asset, exemption) -> dollars) between them so
+    that every limit of the contract holds (the checker's last question in joint cases)."""
+    from lexsym.facts import asp_string
+
+    fixed = "".join(f"fixed_claim({asp_string(a)},{e},{v}).\n" for (a, e), v in sorted(totals.items()))
+    if not problem.claim_options():
+        return not any(totals.values())
+    root = root or rules_root()
+    try:
+        optimise_lpx(allocation_encoding(root), problem.to_facts() + fixed)
+    except SolveError:
+        return False
+    return True
+
+
 def allocate(problem: AllocationProblem, *, root: Path | None = None, time_limit: int = 0) -> Allocation:
     """Find a schedule protecting the most value; `proven` says the optimum was proven."""
     if not problem.claim_options():

@@ -34,6 +34,7 @@ class SchemaName(str, Enum):
     case = "case"
     solution = "solution"
     table = "table"
+    answer = "answer"
 
 
 @app.command()
@@ -80,6 +81,48 @@ def solve(
         from lexsym.report import render_solution
 
         render_solution(solution, Console(), details=details)
+
+
+@app.command()
+def check(
+    answer_file: Annotated[Path, typer.Argument(help="An answer file (see `lexsym schema answer`).")],
+    case: Annotated[Path | None, typer.Option(help="The case, if the answer file does not carry it.")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the verdicts as JSON.")] = False,
+) -> None:
+    """Judge answers against the logic program: exit 0 all correct, 1 wrong or suboptimal, 2 bad input."""
+    from lexsym.answer_check import check_answer_file, load_answer_file
+
+    answer, loaded = load_answer_file(answer_file, case)
+    report = check_answer_file(answer, loaded)
+    if json_output:
+        sys.stdout.write(report.model_dump_json(indent=2) + "\n")
+    else:
+        for verdict in report.verdicts:
+            status = "correct" if verdict.correct else ("unparseable" if not verdict.parsed else "WRONG")
+            if verdict.task.value == "OE" and verdict.parsed:
+                status = (
+                    "valid and optimal"
+                    if verdict.correct
+                    else ("INVALID" if verdict.violations else "valid but NOT optimal")
+                )
+            sys.stdout.write(f"{verdict.task.value}: {status}\n")
+            if verdict.error:
+                sys.stdout.write(f"  format: {verdict.error}\n")
+            for violation in verdict.violations:
+                sys.stdout.write(f"  - {violation['name']}: {violation['message']}\n")
+            for difference in verdict.differences:
+                sys.stdout.write(f"  - {difference}\n")
+            if (
+                verdict.task.value == "OE"
+                and verdict.parsed
+                and verdict.protected is not None
+                and verdict.gap is not None
+            ):
+                sys.stdout.write(
+                    f"  protects ${verdict.protected:,} of the optimum ${verdict.optimal_protected:,} "
+                    f"(gap ${verdict.gap:,}, {verdict.gap_percent:.1f}%)\n"
+                )
+    raise typer.Exit(0 if report.all_correct else 1)
 
 
 @app.command()
@@ -192,6 +235,8 @@ def schema(name: Annotated[SchemaName, typer.Argument(help="Which schema to prin
         from lexsym.case import Case as model
     elif name is SchemaName.solution:
         from lexsym.solution import Solution as model
+    elif name is SchemaName.answer:
+        from lexsym.answer_check import AnswerFile as model
     else:
         from lexsym.whatif import ExemptionTable as model
     sys.stdout.write(json.dumps(model.model_json_schema(), indent=2) + "\n")

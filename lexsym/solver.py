@@ -123,13 +123,15 @@ def first_pass(
     tables: Sequence[ExemptionTable] = (),
     jurisdictions: Iterable[str] | None = None,
     extra_program: str = "",
+    extra_files: Sequence[Path] = (),
 ) -> tuple[Case, _Pass1]:
     """Pass 1 on a case (listed citations resolved first); raises on defects of the rules or the case.
 
-    jurisdictions: load only the statutes these need (None: all); extra_program: more #show lines.
+    jurisdictions: load only the statutes these need (None: all); extra_program: more facts or #show
+    lines; extra_files: more encodings (encodings/check.lp for the checker).
     """
     case = _resolve_listed_citations(case, root, tables)
-    files = [*statute_files(root, jurisdictions), *case_encoding_files(root)]
+    files = [*statute_files(root, jurisdictions), *case_encoding_files(root), *extra_files]
     first = _Pass1.of(solve_stratified(files, case_program(case, tables) + "\n" + extra_program))
     _raise_on_rule_defects(first)
     return case, first
