@@ -1,0 +1,186 @@
+"""`lexsym.checker`: every violation kind is triggered by a schedule just past its limit, and a schedule
+just inside it passes. Cases are built with tests/clintests.build_case (single filing, Oregon domicile,
+petition 2023-06-01, federal 2022 figures: (d)(2) $4,450, (d)(3) $700 per item / $14,875, (d)(5) $1,475
++ up to $13,950 of unused (d)(1) $27,900)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lexsym import parse_case, solve
+from lexsym.checker import ClaimedSchedule, check_schedules
+from tests.clintests import build_case
+
+D = {n: f"11 U.S.C. § 522(d)({n})" for n in (1, 2, 3, 4, 5)}
+
+
+def _names(spec: dict, *schedules: ClaimedSchedule) -> list[set[str]]:
+    case = parse_case(build_case(spec))
+    verdicts = check_schedules(case, list(schedules))
+    return [{v.name for v in verdict.violations} for verdict in verdicts]
+
+
+def us(*claims) -> ClaimedSchedule:
+    return ClaimedSchedule("US", list(claims))
+
+
+CAR = {"assets": [{"id": "car", "kind": "motor_vehicle", "value": 5000}]}
+SOFA = {"assets": [{"id": "sofa", "kind": "household_furnishing", "use": "personal", "value": 1000}]}
+CASH = {
+    "assets": [
+        {"id": "cash", "kind": "cash", "value": 20000},
+        {"id": "home", "kind": "real_property", "use": "residence", "value": 20000},
+    ]
+}
+
+
+def test_single_claim_cap():
+    inside, past = _names(CAR, us(("car", D[2], 4450)), us(("car", D[2], 4451)))
+    assert inside == set()
+    assert {"exceeds_single_claim", "aggregate_exceeded"} <= past
+
+
+def test_per_item_cap():
+    inside, past = _names(SOFA, us(("sofa", D[3], 700)), us(("sofa", D[3], 701)))
+    assert inside == set() and "per_item_exceeded" in past
+
+
+def test_aggregate_limit():
+    goods = [{"id": f"item{i}", "kind": "household_good", "use": "personal", "value": 700} for i in range(22)]
+    spec = {"assets": goods}
+    inside = us(*[(f"item{i}", D[3], 700) for i in range(21)], ("item21", D[3], 175))
+    past = us(*[(f"item{i}", D[3], 700) for i in range(21)], ("item21", D[3], 176))
+    ok, bad = _names(spec, inside, past)
+    assert ok == set() and bad == {"aggregate_exceeded"}
+
+
+def test_item_count():
+    spec = {
+        "assets": [
+            {"id": "car1", "kind": "motor_vehicle", "value": 2000},
+            {"id": "car2", "kind": "motor_vehicle", "value": 2000},
+        ]
+    }
+    one, two = _names(
+        spec, us(("car1", D[2], 2000), ("car2", D[5], 1475)), us(("car1", D[2], 2000), ("car2", D[2], 2000))
+    )
+    assert one == set()
+    assert "item_count_exceeded" in two
+
+
+def test_fallback_limit_and_unused_base():
+    inside, past = _names(CASH, us(("cash", D[5], 15425)), us(("cash", D[5], 15426)))
+    assert inside == set() and "fallback_exceeded" in past
+    # Claiming $20,000 of (d)(1) on the home leaves $7,900 unused: (d)(5) may then reach $9,375.
+    shared_ok, shared_bad = _names(
+        CASH, us(("home", D[1], 20000), ("cash", D[5], 9375)), us(("home", D[1], 20000), ("cash", D[5], 9376))
+    )
+    assert shared_ok == set() and shared_bad == {"fallback_exceeded"}
+
+
+def test_value_of_the_asset():
+    ok, bad = _names(
+        CAR, us(("car", D[2], 4450), ("car", D[5], 550)), us(("car", D[2], 4450), ("car", D[5], 551))
+    )
+    assert ok == set() and "exceeds_value" in bad
+
+
+def test_eligibility():
+    ok, bad = _names(CAR, us(("car", D[5], 100)), us(("car", D[4], 100)))
+    assert ok == set() and bad == {"not_eligible"}
+
+
+def test_jurisdiction_must_be_allowable_and_single():
+    az = {**CAR, "domicile": [{"state": "AZ", "start": "2000-01-01"}]}
+    (wrong,) = _names(az, us(("car", D[2], 100)))
+    assert "jurisdiction_not_allowable" in wrong
+    (mixed,) = _names(CAR, us(("car", "Or. Rev. Stat. § 18.345(1)(d)", 100)))
+    assert "other_jurisdiction" in mixed
+    (inferred,) = _names(CAR, ClaimedSchedule(None, [("car", "Or. Rev. Stat. § 18.345(1)(d)", 3000)]))
+    assert inferred == set()
+
+
+def test_unknown_citation_and_bad_amounts():
+    (unknown,) = _names(CAR, us(("car", "11 U.S.C. § 522(z)(9)", 100)))
+    assert unknown == {"unknown_citation"}
+    bad = _names(CAR, us(("car", D[2], -5)), us(("car", D[2], 12.5)), us(("car", D[2], "lots")))
+    assert bad == [{"bad_amount"}] * 3
+
+
+def test_mutual_exclusion():
+    spec = {
+        "domicile": [{"state": "AZ", "start": "2000-01-01"}],
+        "assets": [
+            {"id": "home", "kind": "real_property", "use": "residence", "value": 100000},
+            {"id": "cash", "kind": "homestead_proceeds", "value": 50000, "sold_on": "2023-01-10"},
+        ],
+    }
+    a, c = "Ariz. Rev. Stat. § 33-1101(A)", "Ariz. Rev. Stat. § 33-1101(C)"
+    one, both = _names(
+        spec,
+        ClaimedSchedule("AZ", [("home", a, 100000)]),
+        ClaimedSchedule("AZ", [("home", a, 100000), ("cash", c, 50000)]),
+    )
+    assert one == set() and both == {"exclusion_broken"}
+
+
+def test_group_cap_of_522p():
+    spec = {
+        "domicile": [{"state": "AZ", "start": "2000-01-01"}],
+        "petition_date": "2024-06-01",
+        "assets": [
+            {
+                "id": "home",
+                "kind": "real_property",
+                "use": "residence",
+                "value": 500000,
+                "acquired_on": "2023-01-01",
+            }
+        ],
+    }
+    a = "Ariz. Rev. Stat. § 33-1101(A)"
+    ok, bad = _names(
+        spec, ClaimedSchedule("AZ", [("home", a, 189050)]), ClaimedSchedule("AZ", [("home", a, 189051)])
+    )
+    assert ok == set() and "group_exceeded" in bad
+
+
+def test_no_stacking_in_oregon():
+    spec = {"assets": [{"id": "tv", "kind": "television", "use": "personal", "value": 3500}]}
+    f, p = "Or. Rev. Stat. § 18.345(1)(f)", "Or. Rev. Stat. § 18.345(1)(p)"
+    alone, stacked = _names(
+        spec,
+        ClaimedSchedule("OR", [("tv", f, 3000)]),
+        ClaimedSchedule("OR", [("tv", f, 3000), ("tv", p, 400)]),
+    )
+    assert alone == set() and stacked == {"stacking_not_allowed"}
+
+
+def test_joint_claims_must_split_between_the_debtors():
+    goods = [
+        {"id": f"g{i}", "kind": "household_good", "use": "personal", "value": 700, "owner": "debtor"}
+        for i in range(22)
+    ]
+    spec = {"filing": "joint", "assets": goods}
+    inside = us(*[(f"g{i}", D[3], 700) for i in range(21)], ("g21", D[3], 175))
+    past = us(*[(f"g{i}", D[3], 700) for i in range(22)])
+    ok, bad = _names(spec, inside, past)
+    assert ok == set()
+    assert bad == {"no_valid_split"}  # $15,400 fits the couple's $29,750 but not the debtor's own $14,875
+
+
+def test_gold_schedules_check_valid_with_zero_gap():
+    case = parse_case(build_case({**CASH, "filing": "joint"}))
+    solution = solve(case)
+    gold = ClaimedSchedule(
+        solution.optimal.jurisdiction, [(c.asset_id, c.citation, c.amount) for c in solution.optimal.schedule]
+    )
+    (verdict,) = check_schedules(case, [gold], solution=solution)
+    assert verdict.valid and verdict.gap == 0 and verdict.optimal
+
+
+def test_suboptimal_schedule_reports_the_gap():
+    case = parse_case(build_case(CASH))
+    (verdict,) = check_schedules(case, [us(("home", D[1], 20000))])
+    assert verdict.valid and not verdict.optimal
+    assert verdict.gap == 9375 and verdict.gap_percent == pytest.approx(100 * 9375 / 29375)
