@@ -229,6 +229,51 @@ def generate(
 
 
 @app.command()
+def score(
+    tasks: Annotated[Path, typer.Argument(help="A tasks.jsonl written by `lexsym generate`.")],
+    predictions: Annotated[
+        Path,
+        typer.Argument(
+            help='Model predictions (JSONL): "id" and the raw text in "output", "completion", "prediction", '
+            '"response" or "text", or a parsed "answer".'
+        ),
+    ],
+    json_output: Annotated[bool, typer.Option("--json", help="Print the ScoreReport as JSON.")] = False,
+    out: Annotated[
+        Path | None, typer.Option(help="Write the ScoreReport JSON to this file (atomically).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the bootstrap standard errors.")] = 0,
+    resamples: Annotated[int, typer.Option(help="Bootstrap resamples.")] = 1000,
+    by: Annotated[str, typer.Option(help="Rows of the table: task, variant or suite.")] = "task",
+    workers: Annotated[int, typer.Option(help="Processes checking OE cases (0: one per core).")] = 0,
+) -> None:
+    """Score predictions: per-task precision, recall, F1 (± bootstrap SE), MARE, format and OE validity."""
+    from lexsym.scoring import render_report
+    from lexsym.scoring import score as run
+
+    if by not in ("task", "variant", "suite"):
+        _fail(f"--by must be task, variant or suite, not {by!r}", 2)
+    if resamples < 2:
+        _fail("--resamples must be at least 2", 2)
+    report = run(tasks, predictions, seed=seed, resamples=resamples, workers=workers)
+    if out is not None or json_output:
+        text = report.model_dump_json(indent=2)
+        if out is not None:
+            from lexsym.atomic import write_atomic
+
+            write_atomic(out, text + "\n")
+        if json_output:
+            sys.stdout.write(text + "\n")
+    if not json_output:
+        from rich.console import Console
+
+        console = Console()
+        if not console.is_terminal:
+            console.width = max(console.width, 110)  # a piped table keeps every column readable
+        render_report(report, console, by=by)
+
+
+@app.command()
 def schema(name: Annotated[SchemaName, typer.Argument(help="Which schema to print.")]) -> None:
     """Print the JSON Schema of a file format."""
     if name is SchemaName.case:

@@ -50,7 +50,7 @@ def test_solve_json_is_a_valid_solution(tmp_path):
     assert all(r.optimal for r in printed.jurisdictions)
 
 
-@pytest.mark.parametrize("name", ["case", "solution", "table"])
+@pytest.mark.parametrize("name", ["case", "solution", "table", "answer"])
 def test_schema_is_json_schema(name):
     result = lexsym("schema", name)
     assert result.returncode == 0
