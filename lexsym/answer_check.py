@@ -157,7 +157,7 @@ def _check_oe(case: Case, solution, answer) -> TaskVerdict:
     return TaskVerdict(
         task=Task.OE,
         parsed=True,
-        correct=verdict.valid and verdict.gap <= 0,
+        correct=verdict.valid and verdict.gap == 0,
         differences=differences,
         violations=[
             {"name": v.name, "citation": v.citation, "message": v.message} for v in verdict.violations

@@ -1060,6 +1060,11 @@ def _parse(task: Task, text: Any, known: tuple[str, ...]) -> ParsedAnswer:
         except _Unreadable as exc:
             first_problem = f"{source}: {exc}" if number == 0 else first_problem
             continue
+        if task is Task.AE and not all(code in JURISDICTION_NAMES for code in value):
+            # Without the marker, prose such as "I am not sure." would read as a list of one unknown
+            # jurisdiction; only names we know count as an answer found elsewhere in the text.
+            first_problem = f"{source}: no known jurisdiction" if number == 0 else first_problem
+            continue
         notes.insert(0, f"no FINAL ANSWER marker: read {source}")
         return ParsedAnswer(task, value, True, None, False, tuple(notes), candidate)
     return ParsedAnswer(task, None, False, _one_line(f"no FINAL ANSWER marker; {first_problem}"), False)

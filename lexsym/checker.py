@@ -90,21 +90,34 @@ class _Aligner:
         return mapping
 
 
+CLINGO_MAX = 2**31 - 1
+"""Clingo's integers are 32-bit: larger amounts (or an answer whose claims add up past this) cannot be
+checked and are reported as bad amounts instead of wrapping around."""
+
+
 def _amount(value: object) -> int | None:
     if isinstance(value, bool):
         return None
-    if isinstance(value, int):
-        return value if value >= 0 else None
-    if isinstance(value, float) and value.is_integer() and value >= 0:
-        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int) and 0 <= value <= CLINGO_MAX:
+        return value
     return None
+
+
+def _jurisdiction_constant(code: str | None) -> str:
+    """A safe ASP constant for an answer's jurisdiction: known ids as themselves, anything else `other`."""
+    if code is None:
+        return "none"
+    code = code.upper()
+    return code.lower() if code in JURISDICTION_NAMES else "other"
 
 
 def _facts(
     number: int, schedule: ClaimedSchedule, jurisdiction: str | None, aligner: _Aligner, known: list[str]
 ) -> tuple[list[str], dict[tuple[str, str], int]]:
     """ASP facts for one answer, and its (asset id, citation) totals."""
-    facts = [f"answer({number},{(jurisdiction or 'none').lower()})."]
+    facts = [f"answer({number},{_jurisdiction_constant(jurisdiction)})."]
     mapping = aligner.map([key for key, _, _ in schedule.claims])
     totals: dict[tuple[str, str], int] = defaultdict(int)
     for key, citation_text, raw in schedule.claims:
@@ -115,6 +128,11 @@ def _facts(
             continue
         amount = _amount(raw)
         if amount is None:
+            facts.append(
+                f"bad_amount({number},{asp_string(asset)},{asp_string(citation)},{asp_string(str(raw))})."
+            )
+            continue
+        if sum(totals.values()) + amount > CLINGO_MAX:
             facts.append(
                 f"bad_amount({number},{asp_string(asset)},{asp_string(citation)},{asp_string(str(raw))})."
             )

@@ -246,27 +246,31 @@ class OEScore:
 def oe_score(outcome: ScheduleOutcome | None, tolerance: float = TOLERANCE) -> OEScore:
     """OE for one sample.
 
-    - correct: the schedule is valid (no violation found by the checker) and optimal: it leaves no more
-      non-exempt value than the proven optimum (gap ≤ 0). A valid schedule that does better than the
-      optimum (gap < 0, `beats_optimum`) means the rules or solver are wrong, not the model; it counts as
-      correct, as `lexsym check` does, and is flagged for a loud report.
+    - correct: the schedule is valid (no violation found by the checker) and optimal: it leaves exactly
+      the proven optimum's non-exempt value (gap 0).
     - within_tolerance: valid and the non-exempt total within OpenExempt's 5 % relative error of the
       optimum's (their OE rule, with "no invalid claim" read as "valid schedule").
-    - gap_percent and mare: defined for valid schedules only.
+    - gap_percent and mare (relative error of the non-exempt total): for valid schedules only.
+    - A valid schedule better than the proven optimum (gap < 0, `beats_optimum`) means the checker or the
+      solver is wrong, and which one cannot be told here: the checker's clingo integers are 32-bit, so a
+      huge claim can wrap around and pass. Such a sample stays valid (the checker's word) but is neither
+      correct nor within tolerance, and has no gap or MARE; it is flagged for a loud report.
     A format failure (None) is wrong on every count and breaks no named rule.
     """
     if outcome is None:
         return OEScore(False, False, False, None, None, False, ())
     if not outcome.valid:
         return OEScore(False, False, False, None, None, False, outcome.violations)
+    if outcome.beats_optimum or outcome.gap < 0:
+        return OEScore(False, True, False, None, None, True, outcome.violations)
     error = relative_error(outcome.non_exempt, outcome.optimal_non_exempt)
     return OEScore(
-        correct=outcome.gap <= 0,
+        correct=outcome.gap == 0,
         valid=True,
         within_tolerance=error < tolerance,
         gap_percent=outcome.gap_percent,
         mare=error,
-        beats_optimum=outcome.beats_optimum,
+        beats_optimum=False,
         violations=outcome.violations,
     )
 

@@ -16,6 +16,7 @@ import json
 import logging
 import math
 import os
+import re
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from lexsym import metrics
 from lexsym._version import __version__
 from lexsym.citations import citation_key
 from lexsym.errors import InputError
+from lexsym.vocabulary import JURISDICTION_NAMES
 
 log = logging.getLogger("lexsym.scoring")
 
@@ -99,7 +101,10 @@ class ScoreReport(BaseModel):
     resamples: int
     tasks: int = Field(description="Usable task records.")
     predictions: int = Field(description="Usable prediction records (unknown ids included).")
-    scored: int = Field(description="Samples scored (every usable task; missing predictions count).")
+    scored: int = Field(
+        description="Samples scored: every usable task, missing predictions included, except OE tasks whose "
+        "case does not solve."
+    )
     missing: list[str] = Field(description="Task ids without a usable prediction (format failures).")
     unknown: list[str] = Field(description="Prediction ids that match no task.")
     errors: list[LineError] = Field(description="Lines that could not be used, and cases not scorable.")
@@ -177,9 +182,7 @@ def _read_jsonl(path: Path, errors: list[LineError]) -> Iterator[tuple[int, Any]
 def _load_tasks(path: Path, errors: list[LineError]) -> list[_Task]:
     tasks: list[_Task] = []
     seen: dict[str, int] = {}
-    lines = 0
     for number, record in _read_jsonl(path, errors):
-        lines += 1
         problem = _task_problem(record)
         if problem:
             errors.append(LineError(file=str(path), line=number, message=problem))
@@ -208,7 +211,7 @@ def _load_tasks(path: Path, errors: list[LineError]) -> list[_Task]:
         )
     if not tasks:
         first = next((e for e in errors if e.file == str(path)), None)
-        raise InputError(str(first) if first else f"{path}:0: no task records")
+        raise InputError(str(first) if first else f"{path}: no task records")
     return tasks
 
 
@@ -230,7 +233,8 @@ def _task_problem(record: Any) -> str | None:
 
 
 def _number(value: Any) -> float | None:
-    """A finite number from an answer's amount (int, float, or numeric string), else None."""
+    """A finite number from an amount (int, float, or numeric string like "$1,200"), else None. Gold
+    amounts are checked with it when tasks are read, so scoring never meets an unreadable gold amount."""
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
@@ -287,13 +291,11 @@ def _check_oe(gold: Any) -> None:
 _GOLD_CHECKS = {"AE": _check_list_of_str, "EC": _check_ec, "EV": _check_ev, "NA": _check_na, "OE": _check_oe}
 
 
-def _load_predictions(path: Path, errors: list[LineError]) -> tuple[dict[str, _Prediction], int]:
-    """Usable predictions by id, and the number of lines read (usable or not)."""
+def _load_predictions(path: Path, errors: list[LineError]) -> dict[str, _Prediction]:
+    """Usable predictions by id; unusable lines are added to `errors`."""
     found: dict[str, _Prediction] = {}
-    lines = 0
     name = str(path)
     for number, record in _read_jsonl(path, errors):
-        lines += 1
         text, problem = _prediction_text(record)
         if problem:
             errors.append(LineError(file=name, line=number, message=problem))
@@ -306,7 +308,7 @@ def _load_predictions(path: Path, errors: list[LineError]) -> tuple[dict[str, _P
             errors.append(LineError(file=name, line=number, message=message))
             continue
         found[identifier] = _Prediction(number, text)
-    return found, lines
+    return found
 
 
 def _prediction_text(record: Any) -> tuple[str, str | None]:
@@ -384,7 +386,7 @@ class _Scorer:
             for asset, claims in keyed.items()
         }
         expected = {
-            asset: [(citation_key(c["citation"]), float(c["claim_value"])) for c in claims]
+            asset: [(citation_key(c["citation"]), _number(c["claim_value"]) or 0.0) for c in claims]
             for asset, claims in gold.items()
         }
         return metrics.asset_mean_amounts(predicted, expected)
@@ -395,7 +397,7 @@ class _Scorer:
         predicted: dict[str, float | None] = {}
         for key, amount in value.items():
             predicted.setdefault(jurisdiction_code(key), _number(amount))
-        expected = {jurisdiction_code(k): float(v) for k, v in gold.items()}
+        expected = {jurisdiction_code(k): _number(v) or 0.0 for k, v in gold.items()}
         return metrics.non_exempt_score(predicted, expected)
 
 
@@ -463,10 +465,10 @@ def score(
     errors: list[LineError] = []
     warnings: list[str] = []
     tasks = _load_tasks(tasks_path, errors)
-    predictions, prediction_lines = _load_predictions(predictions_path, errors)
-    if prediction_lines and not predictions:
-        first = next((e for e in errors if e.file == str(predictions_path)), None)
-        raise InputError(str(first) if first else f"{predictions_path}:1: no usable prediction")
+    predictions = _load_predictions(predictions_path, errors)
+    first = next((e for e in errors if e.file == str(predictions_path)), None)
+    if first is not None and not predictions:  # lines, but not one usable: the wrong file, or not JSONL
+        raise InputError(str(first))
     known_ids = {t.id for t in tasks}
     unknown = [identifier for identifier in predictions if identifier not in known_ids]
     scorer = _Scorer()
@@ -538,7 +540,16 @@ def _oe_claims(value: Any) -> tuple[str | None, list[tuple[str, str, object]]]:
         for claim in listed
     ]
     jurisdiction = value.jurisdiction if isinstance(value.jurisdiction, str) else None
-    return jurisdiction, claims
+    return _checkable_jurisdiction(jurisdiction), claims
+
+
+def _checkable_jurisdiction(jurisdiction: str | None) -> str | None:
+    """A jurisdiction the checker can take. It writes the id into its ASP facts as a bare constant, so an
+    unknown name such as "New Zealand" or "U.K." is a syntax error that fails the whole case's batch. Any
+    name that is not a known id becomes a constant that is one (and is not allowable either)."""
+    if jurisdiction is None or jurisdiction.upper() in JURISDICTION_NAMES:
+        return jurisdiction
+    return "X_" + re.sub(r"[^A-Za-z0-9_]", "_", jurisdiction)
 
 
 @dataclass
@@ -648,7 +659,8 @@ def _score_oe(
                 message = (
                     f"SOLVER BUG: the OE answer to task {row.task.id} (case {result.case_id}) is valid and "
                     f"leaves ${outcome.non_exempt:,} non-exempt, less than the proven optimum "
-                    f"${outcome.optimal_non_exempt:,}: the rules or the solver are wrong; please report it"
+                    f"${outcome.optimal_non_exempt:,}: the checker, the rules or the solver are wrong; "
+                    "please report it (the answer is not credited)"
                 )
                 log.error(message)
                 warnings.append(message)
@@ -742,12 +754,14 @@ def _with_se(summary: MetricSummary | None) -> str:
 def render_report(report: ScoreReport, console: Any, *, by: str = "task") -> None:
     """Print `report` for people: one rich table (per task, or per task within each variant or suite), then
     what went wrong with the inputs. `console` is a rich Console. Only F1 shows its standard error, to keep
-    the table narrow; every SE is in the JSON report. "valid %" and "optimal %" are OE's."""
+    the table narrow; every SE is in the JSON report. "valid%" and "optimal%" are OE's."""
     from rich import box
     from rich.table import Table
+    from rich.text import Text
 
     groups = {"task": report.by_task, "variant": report.by_variant, "suite": report.by_suite}[by]
-    table = Table(title=f"Scores of {report.predictions_path}", title_justify="left", box=box.SIMPLE_HEAD)
+    title = Text(f"Scores of {report.predictions_path}")  # a Text: brackets in a path are not markup
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
     if by != "task":
         longest = max((len(g.variant if by == "variant" else g.suite or "") for g in groups), default=0)
         table.add_column(by.capitalize(), min_width=max(longest, len(by)), no_wrap=True)
@@ -767,7 +781,9 @@ def render_report(report: ScoreReport, console: Any, *, by: str = "task") -> Non
             _percent(m.get("optimal")),
         ]
         label = {"task": [], "variant": [group.variant or ""], "suite": [group.suite or ""]}[by]
-        table.add_row(*label, group.task, *cells)
+        table.add_row(
+            *(Text(text) for text in (*label, group.task)), *cells
+        )  # names from the file: no markup
     console.print(table)
     oe = next((g for g in report.by_task if g.task == "OE"), None)
     if oe is not None and oe.violations:
@@ -783,9 +799,9 @@ def render_report(report: ScoreReport, console: Any, *, by: str = "task") -> Non
         f"{len(report.errors)} unusable lines"
     )
     for error in report.errors[:5]:
-        console.print(f"  {error}", markup=False, highlight=False)
+        console.print(f"  {error}", markup=False, highlight=False, soft_wrap=True)
     if len(report.errors) > 5:
         console.print(f"  … and {len(report.errors) - 5} more (see --json)")
     for warning in report.warnings:
         style = "bold red" if warning.startswith("SOLVER BUG") else "yellow"
-        console.print(warning, style=style, markup=False, highlight=False)
+        console.print(warning, style=style, markup=False, highlight=False, soft_wrap=True)

@@ -184,3 +184,17 @@ def test_suboptimal_schedule_reports_the_gap():
     (verdict,) = check_schedules(case, [us(("home", D[1], 20000))])
     assert verdict.valid and not verdict.optimal
     assert verdict.gap == 9375 and verdict.gap_percent == pytest.approx(100 * 9375 / 29375)
+
+
+def test_huge_amounts_are_bad_amounts_not_wrapped_integers():
+    (verdict,) = _names(CAR, us(("car", D[2], 2**40)))
+    assert verdict == {"bad_amount"}
+    (summed,) = _names(CAR, us(("car", D[2], 2**31 - 10), ("car", D[5], 2**31 - 10)))
+    assert "bad_amount" in summed
+
+
+def test_unknown_jurisdiction_names_are_not_allowable_not_program_text():
+    case = parse_case(build_case(CAR))
+    for name in ("New Zealand", "x). #false.", "U.K."):
+        (verdict,) = check_schedules(case, [ClaimedSchedule(name, [("car", D[2], 100)])])
+        assert "jurisdiction_not_allowable" in {v.name for v in verdict.violations}
