@@ -1,0 +1,111 @@
+"""Local models that need no network: the oracle (the logic program's gold) and a naive baseline.
+
+Both read the task record the runner passes along (its case, task and the jurisdictions in the prompt)
+and answer in the prompt's format, so every stage of the pipeline (parsing, checking, scoring) runs on
+them exactly as on a real model's text.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from typing import Any
+
+from lexsym.models.base import Completion, GenerationParams, Message, PermanentModelError
+
+
+def _answer(value: Any) -> str:
+    return "FINAL ANSWER: " + json.dumps(value, ensure_ascii=False)
+
+
+class OracleModel:
+    """Answers with the gold answer: scores 100% by construction, which checks the whole pipeline."""
+
+    id = "lexsym:oracle"
+
+    async def generate(
+        self, messages: list[Message], params: GenerationParams, *, task: dict[str, Any] | None = None
+    ) -> Completion:
+        if not task or "gold" not in task:
+            raise PermanentModelError("lexsym:oracle needs the task record (its gold answer)")
+        started = time.perf_counter()
+        gold = task["gold"]
+        if task.get("task") == "OE":
+            gold = {"jurisdiction": gold["jurisdiction"], "schedule": gold["schedule"]}
+        return Completion(
+            text=_answer(gold), latency=time.perf_counter() - started, finish_reason="stop", model=self.id
+        )
+
+
+class BaselineModel:
+    """A deterministic, naive answerer: every jurisdiction in the prompt, every exemption the rules classify
+    under any of them, values capped only by the exemption's dollar limit, and greedy allocation."""
+
+    id = "lexsym:baseline"
+
+    async def generate(
+        self, messages: list[Message], params: GenerationParams, *, task: dict[str, Any] | None = None
+    ) -> Completion:
+        if not task or "case" not in task:
+            raise PermanentModelError("lexsym:baseline needs the task record (its case)")
+        started = time.perf_counter()
+        answers = baseline_answers(task)
+        return Completion(
+            text=_answer(answers[task["task"]]),
+            latency=time.perf_counter() - started,
+            finish_reason="stop",
+            model=self.id,
+        )
+
+
+def baseline_answers(task: dict[str, Any]) -> dict[str, Any]:
+    """The baseline's answers to all five tasks for a task record."""
+    from lexsym.allocation import AllocationProblem
+    from lexsym.case import Case
+    from lexsym.generate.gold import jurisdiction_name
+    from lexsym.greedy import greedy_allocation
+    from lexsym.rules import rules_root
+    from lexsym.solver import first_pass
+
+    case = Case.model_validate(task["case"])
+    codes = ["US", *task.get("metadata", {}).get("states_in_prompt", [])]
+    _, first = first_pass(case, rules_root(), (), codes)
+    citation = first.citations()
+    description = {asset.id: asset.description for asset in case.assets}
+    value = {asset.id: asset.value for asset in case.assets}
+    classification: dict[str, set[str]] = defaultdict(set)
+    valuation: dict[str, dict[str, int]] = defaultdict(dict)
+    non_exempt: dict[str, int] = {}
+    schedules: dict[str, dict[str, dict[str, int]]] = {}
+    for code in codes:
+        problem = AllocationProblem.from_rows(first.rows, code.lower())
+        for asset, exemption in problem.eligible:
+            classification[description[asset]].add(citation[exemption])
+            limit = sum(v for (e, _), v in problem.pool_limits.items() if e == exemption) or value[asset]
+            valuation[description[asset]][citation[exemption]] = min(value[asset], limit)
+        amounts = greedy_allocation(problem)
+        schedule: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        for (_, asset, exemption), dollars in amounts.items():
+            schedule[description[asset]][citation[exemption]] += dollars
+        non_exempt[jurisdiction_name(code)] = problem.total_value - sum(amounts.values())
+        schedules[jurisdiction_name(code)] = schedule
+    best = min(non_exempt, key=lambda name: (non_exempt[name], name))
+    return {
+        "AE": [jurisdiction_name(code) for code in codes],
+        "EC": {description[a.id]: sorted(classification[description[a.id]]) for a in case.assets},
+        "EV": {
+            description[a.id]: [
+                {"citation": c, "claim_value": v} for c, v in sorted(valuation[description[a.id]].items())
+            ]
+            for a in case.assets
+        },
+        "NA": non_exempt,
+        "OE": {
+            "jurisdiction": best,
+            "schedule": {
+                asset: [{"citation": c, "claim_value": v} for c, v in sorted(claims.items())]
+                for asset, claims in sorted(schedules[best].items())
+            },
+        },
+    }
