@@ -63,7 +63,7 @@ class StubServer:
         self.counts: Counter[str] = Counter()
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []  # names in lower case: clients differ in case
-        self._queue: deque[str] = deque()
+        self._queue: deque[str | tuple[str, str]] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._httpd: ThreadingHTTPServer | None = None
@@ -102,6 +102,11 @@ class StubServer:
         with self._lock:
             self._queue.extend(scenarios)
 
+    def say(self, *replies: str) -> None:
+        """Script the next requests' answers as these texts (a judge's replies, say), in order."""
+        with self._lock:
+            self._queue.extend(("say", reply) for reply in replies)
+
     def reset(self) -> None:
         """Forget counts, recorded requests and queued scenarios (between tests sharing one server)."""
         with self._lock:
@@ -112,7 +117,7 @@ class StubServer:
 
     # -- serving --------------------------------------------------------------------------------------
 
-    def _choose(self, body: dict[str, Any]) -> str:
+    def _choose(self, body: dict[str, Any]) -> str | tuple[str, str]:
         with self._lock:
             if self._queue:
                 return self._queue.popleft()
@@ -163,6 +168,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(404, {"error": {"message": f"no route {self.path}", "type": "invalid_request_error"}})
             return
         scenario = self.stub._choose(body)
+        if isinstance(scenario, tuple):  # a scripted text reply
+            scenario, text = scenario
+            body = {**body, "_say": text}
         self.stub._record(scenario, body, {k.lower(): v for k, v in self.headers.items()})
         # A client that gave up (its timeout) has closed the connection: there is no one to answer.
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
@@ -175,6 +183,9 @@ class _Handler(BaseHTTPRequestHandler):
             error = {"message": message.format(key=key), "type": kind, "param": None, "code": code}
             extra = {"Retry-After": str(self.stub.retry_after)} if status == 429 else {}
             self._json(status, {"error": error}, extra)
+        elif scenario == "say":
+            message = {"role": "assistant", "content": body["_say"]}
+            self._json(200, _completion(body, message, "stop"))
         elif scenario == "malformed":
             self._send(200, b'{"id": "chatcmpl-stub", "choices": [{"message": ', "application/json")
         elif scenario == "slow":

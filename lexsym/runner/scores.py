@@ -1,0 +1,184 @@
+"""The end of a run: totals over samples.jsonl, one predictions file and one score report per repeat.
+
+Decisions:
+
+- **Everything is derived from samples.jsonl**, the run's only source of truth, so a resumed run's totals
+  and scores cover all its sessions.
+- **What is scored.** The tasks of the latest session's selection that have a recorded sample in that
+  repeat: a failed sample is a format failure (the model did not answer), but a sample never attempted
+  (the run was stopped by a budget) is left out rather than counted wrong. The header's totals say how
+  many are still missing, so a partial score is never mistaken for a full one.
+- **Repeats.** Repeat 0 is the headline: `predictions.jsonl` and `scores.json` are exactly what
+  `lexsym score` would write for it, so every tool that reads a score report reads a run's. Each further
+  repeat K gets `predictions.rK.jsonl` and `scores.rK.json`; the header's `scores` summary lists each
+  repeat's per-task means and, over repeats, the mean and standard deviation of each task's F1 (the
+  spread between runs of a sampling model). Pooling repeats into one report would understate the
+  standard errors, because the repeats of one task are not independent samples.
+- **The answer text** scored is the completion with its `<think>` blocks removed: a reasoning model's
+  drafts must not be read as its answer (an unclosed block, a model cut off while thinking, leaves none).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lexsym.atomic import write_atomic
+from lexsym.models.base import split_reasoning
+from lexsym.runner.rundir import Totals, read_samples
+from lexsym.runner.tasksets import TaskSet
+
+SUMMARY_METRICS = ("format", "f1", "mare", "valid", "optimal")
+
+
+def answer_text(completion: str | None) -> str | None:
+    """The part of a completion that is the answer (see the module docstring)."""
+    if completion is None:
+        return None
+    if "<think>" not in completion.lower():
+        return completion
+    return split_reasoning(completion)[0]
+
+
+@dataclass
+class SampleSummary:
+    """Totals over every line, and the answer of each selected (task, repeat) recorded."""
+
+    totals: Totals = field(default_factory=Totals)
+    outputs: dict[int, dict[str, str | None]] = field(default_factory=lambda: defaultdict(dict))
+
+
+def summarize_samples(samples_path: str | Path, selected: set[str] | None = None) -> SampleSummary:
+    """One streaming pass over samples.jsonl."""
+    summary = SampleSummary()
+    totals = summary.totals
+    for record in read_samples(samples_path):
+        totals.recorded += 1
+        failed = bool(record.get("error"))
+        totals.failed += failed
+        totals.ok += not failed
+        totals.cached += bool(record.get("cached"))
+        totals.parse_failures += (not failed) and record.get("parsed") is False
+        totals.tokens_in += _int(record.get("tokens_in"))
+        totals.tokens_out += _int(record.get("tokens_out"))
+        totals.cost += _float(record.get("cost"))
+        if selected is None or record["task_id"] in selected:
+            completion = record.get("completion")
+            summary.outputs[record["repeat"]].setdefault(
+                record["task_id"], answer_text(completion) if isinstance(completion, str) else None
+            )
+    return summary
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _float(value: Any) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+
+
+def predictions_name(repeat: int) -> str:
+    return "predictions.jsonl" if repeat == 0 else f"predictions.r{repeat}.jsonl"
+
+
+def scores_name(repeat: int) -> str:
+    return "scores.json" if repeat == 0 else f"scores.r{repeat}.json"
+
+
+def write_predictions(
+    run_dir: Path, task_set: TaskSet, outputs: dict[int, dict[str, str | None]]
+) -> list[Path]:
+    """predictions(.rK).jsonl for every repeat with answers, in task-file order: the input of
+    `lexsym score`, one line per task: "id" and "output" (null for a failed sample)."""
+    import json
+
+    written = []
+    for repeat in sorted(outputs):
+        answers = outputs[repeat]
+        lines = [
+            json.dumps({"id": r["id"], "output": answers[r["id"]]}, ensure_ascii=False) + "\n"
+            for r in task_set.records
+            if r["id"] in answers
+        ]
+        path = run_dir / predictions_name(repeat)
+        write_atomic(path, "".join(lines))
+        written.append(path)
+    return written
+
+
+def score_repeats(
+    run_dir: Path, task_set: TaskSet, outputs: dict[int, dict[str, str | None]], *, workers: int = 0
+) -> dict[int, Any]:
+    """Score each repeat's predictions file against the tasks it answered; write scores(.rK).json.
+    Returns the ScoreReports by repeat."""
+    from lexsym.scoring import score
+
+    reports: dict[int, Any] = {}
+    for repeat in sorted(outputs):
+        answered = outputs[repeat]
+        if not answered:
+            continue
+        subset = None
+        tasks_path = task_set.path
+        if len(answered) != len(task_set.records):
+            handle, name = tempfile.mkstemp(prefix=f".scoring-tasks.r{repeat}.", suffix=".jsonl", dir=run_dir)
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                for record, line in zip(task_set.records, task_set.lines, strict=True):
+                    if record["id"] in answered:
+                        stream.write(line + "\n")
+            subset = tasks_path = Path(name)
+        try:
+            report = score(tasks_path, run_dir / predictions_name(repeat), workers=workers)
+        finally:
+            if subset is not None:
+                subset.unlink(missing_ok=True)
+        report.tasks_path = str(task_set.path)
+        write_atomic(run_dir / scores_name(repeat), report.model_dump_json(indent=2) + "\n")
+        reports[repeat] = report
+    return reports
+
+
+def _task_means(report: Any) -> dict[str, dict[str, float | int | None]]:
+    means: dict[str, dict[str, float | int | None]] = {}
+    for group in report.by_task:
+        entry: dict[str, float | int | None] = {"n": group.n}
+        for name in SUMMARY_METRICS:
+            if name in group.metrics:
+                entry[name] = group.metrics[name].mean
+        means[group.task] = entry
+    return means
+
+
+def scores_summary(reports: dict[int, Any]) -> dict[str, Any] | None:
+    """The header's `scores`: the headline file, per-task means per repeat, and the F1 spread over repeats."""
+    if not reports:
+        return None
+    headline = 0 if 0 in reports else min(reports)
+    by_repeat = {str(k): _task_means(r) for k, r in sorted(reports.items())}
+    summary: dict[str, Any] = {
+        "headline_repeat": headline,
+        "file": scores_name(headline),
+        "by_task": by_repeat[str(headline)],
+    }
+    if len(reports) > 1:
+        summary["by_repeat"] = by_repeat
+        f1s: dict[str, list[float]] = defaultdict(list)
+        for means in by_repeat.values():
+            for task, entry in means.items():
+                if isinstance(entry.get("f1"), (int, float)):
+                    f1s[task].append(float(entry["f1"]))  # type: ignore[arg-type]
+        summary["f1_over_repeats"] = {
+            task: {
+                "mean": statistics.fmean(values),
+                "sd": statistics.stdev(values) if len(values) > 1 else None,
+                "repeats": len(values),
+            }
+            for task, values in f1s.items()
+        }
+    return summary
