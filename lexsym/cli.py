@@ -274,6 +274,303 @@ def score(
 
 
 @app.command()
+def run(
+    model: Annotated[
+        str,
+        typer.Option(
+            help="Model id: litellm:<provider>/<model>, vllm:<model>, lexsym:oracle, lexsym:baseline."
+        ),
+    ],
+    tasks: Annotated[Path, typer.Option(help="A task directory from `lexsym generate`, or its tasks.jsonl.")],
+    out: Annotated[Path, typer.Option(help="The run directory: created, or resumed when it holds this run.")],
+    concurrency: Annotated[int, typer.Option(help="Samples in flight at once.")] = 8,
+    rpm: Annotated[float, typer.Option(help="Requests per minute at most (paced); 0: no limit.")] = 0.0,
+    temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = 0.0,
+    max_tokens: Annotated[int | None, typer.Option(help="Completion token limit.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Sampling seed, for backends that take one.")] = None,
+    repeats: Annotated[int, typer.Option(help="Samples per task (epochs); repeat 0 is the headline.")] = 1,
+    filters: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--filter",
+            help="Tasks to run: an id substring or glob, or task=OE, variant=..., split=test, suite=..., "
+            "dataset=...; may repeat (same key: any; different keys: all).",
+        ),
+    ] = None,
+    time_budget: Annotated[
+        float | None,
+        typer.Option(help="Seconds for this invocation; then no new sample starts (in-flight ones finish)."),
+    ] = None,
+    cost_budget: Annotated[
+        float | None,
+        typer.Option(help="Dollars for this invocation; then no new sample starts (in-flight ones finish)."),
+    ] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the cache.")] = False,
+    cache_dir: Annotated[
+        Path | None, typer.Option(help="Cache directory (default $LEXSYM_CACHE_DIR or ~/.cache/lexsym).")
+    ] = None,
+    api_base: Annotated[str | None, typer.Option(help="Base URL of an OpenAI-compatible server.")] = None,
+    retry_base: Annotated[float, typer.Option(help="Backoff base, seconds (full jitter).")] = 1.0,
+    retry_cap: Annotated[float, typer.Option(help="Backoff cap, seconds.")] = 60.0,
+    max_attempts: Annotated[int, typer.Option(help="Calls per sample at most, on transient errors.")] = 6,
+    retry_errors: Annotated[
+        bool, typer.Option("--retry-errors", help="Also retry samples recorded as permanently failed.")
+    ] = False,
+    score_run: Annotated[bool, typer.Option("--score/--no-score", help="Score the run at the end.")] = True,
+    by: Annotated[str, typer.Option(help="Rows of the score table: task, variant or suite.")] = "task",
+    json_output: Annotated[bool, typer.Option("--json", help="Print run.json instead of the table.")] = False,
+) -> None:
+    """Run a model over a task set into a run directory (resumable); score it at the end."""
+    from lexsym.models import GenerationParams
+    from lexsym.runner.limits import RetryPolicy
+    from lexsym.runner.run import RunOptions, run_tasks
+
+    if by not in ("task", "variant", "suite"):
+        _fail(f"--by must be task, variant or suite, not {by!r}", 2)
+    try:
+        retry = RetryPolicy(base=retry_base, cap=retry_cap, max_attempts=max_attempts)
+    except ValueError as error:
+        _fail(str(error), 2)
+    options = RunOptions(
+        concurrency=concurrency,
+        rpm=rpm,
+        repeats=repeats,
+        filters=tuple(filters or ()),
+        time_budget=time_budget,
+        cost_budget=cost_budget,
+        cache=not no_cache,
+        cache_dir=cache_dir,
+        retry=retry,
+        retry_errors=retry_errors,
+        score=score_run,
+    )
+    params = GenerationParams(temperature=temperature, max_tokens=max_tokens, seed=seed)
+    result = run_tasks(
+        model, tasks, out, params=params, options=options, model_options={"api_base": api_base}
+    )
+    header = result.header
+    totals = header.totals
+    state = "complete" if header.status == "complete" else f"stopped: {header.stop_reason}"
+    sys.stderr.write(
+        f"lexsym run: {state}; {totals.planned - totals.remaining} of {totals.planned} samples recorded "
+        f"({result.recorded} this session; {totals.failed} failed, {totals.cached} cached), "
+        f"tokens {totals.tokens_in:,}/{totals.tokens_out:,}, ${totals.cost:.4f}, in {out}\n"
+    )
+    if header.status != "complete":
+        sys.stderr.write("lexsym run: re-run the same command to resume\n")
+    if json_output:
+        sys.stdout.write(header.model_dump_json(indent=2) + "\n")
+    elif result.report is not None:
+        from rich.console import Console
+
+        from lexsym.scoring import render_report
+
+        console = Console()
+        if not console.is_terminal:
+            console.width = max(console.width, 110)
+        render_report(result.report, console, by=by)
+    if header.stop_reason == "interrupted":
+        raise typer.Exit(130)
+
+
+cache_app = typer.Typer(no_args_is_help=True, help="The response cache of `lexsym run` (SQLite).")
+app.add_typer(cache_app, name="cache")
+
+
+@cache_app.command("stats")
+def cache_stats(
+    cache_dir: Annotated[Path | None, typer.Option(help="Cache directory (default: the user cache).")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the stats as JSON.")] = False,
+) -> None:
+    """Entries, size on disk and entries per model."""
+    from lexsym.runner.cache import cache_stats as stats_of
+
+    stats = stats_of(cache_dir)
+    if json_output:
+        sys.stdout.write(stats.model_dump_json(indent=2) + "\n")
+        return
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console()
+    if not stats.exists:
+        console.print(Text(f"no cache at {stats.path}"))
+        return
+    table = Table(title=Text(f"{stats.path}: {stats.entries:,} entries, {stats.size_bytes / 1e6:.1f} MB"))
+    table.add_column("Model", no_wrap=True)
+    table.add_column("Entries", justify="right")
+    for name, count in stats.by_model.items():
+        table.add_row(Text(name), f"{count:,}")
+    console.print(table)
+
+
+@cache_app.command("clear")
+def cache_clear(
+    model: Annotated[str | None, typer.Option(help="Only this model's entries (default: all).")] = None,
+    cache_dir: Annotated[Path | None, typer.Option(help="Cache directory (default: the user cache).")] = None,
+) -> None:
+    """Delete cached responses: all of them, or one model's."""
+    from lexsym.runner.cache import cache_path, clear_cache
+
+    removed = clear_cache(cache_dir, model=model)
+    which = f" of {model}" if model else ""
+    sys.stdout.write(f"lexsym cache: removed {removed:,} entries{which} from {cache_path(cache_dir)}\n")
+
+
+exam_app = typer.Typer(
+    no_args_is_help=True, help="Law-exam datasets (LEXam, KCL): convert to task records, score MCQs."
+)
+app.add_typer(exam_app, name="exam")
+
+
+class ExamFormatName(str, Enum):
+    lexam_mcq = "lexam-mcq"
+    lexam_open = "lexam-open"
+    kcl_essay = "kcl-essay"
+    kcl_mcqa = "kcl-mcqa"
+
+
+class LabelStyle(str, Enum):
+    letters = "letters"
+    numbers = "numbers"
+
+
+class ContextSetting(str, Enum):
+    none = "none"
+    precedents = "precedents"
+
+
+@exam_app.command("convert")
+def exam_convert(
+    source: Annotated[
+        str,
+        typer.Argument(
+            help="A .jsonl, .csv or .xlsx file, a saved `datasets` directory, or "
+            "hf:OWNER/NAME[:CONFIG][@REVISION]."
+        ),
+    ],
+    format_: Annotated[ExamFormatName, typer.Option("--format", help="The dataset's format.")],
+    out: Annotated[Path, typer.Option(help="Output directory: tasks.jsonl and manifest.json.")],
+    shuffle_seed: Annotated[
+        int | None, typer.Option(help="Shuffle MCQ options with this seed (the permutation is recorded).")
+    ] = None,
+    labels: Annotated[LabelStyle, typer.Option(help="MCQ option labels: A, B, ... or 1, 2, ...")] = (
+        LabelStyle.letters
+    ),
+    context: Annotated[
+        ContextSetting, typer.Option(help="KCL: put the supporting precedents into the prompt.")
+    ] = ContextSetting.none,
+    max_context_chars: Annotated[
+        int | None, typer.Option(help="Precedent characters per question at most (fair-share cut).")
+    ] = None,
+    split: Annotated[str, typer.Option(help="The split to read (Hugging Face) and to record.")] = "test",
+    name: Annotated[
+        str | None, typer.Option(help="Dataset name, the id prefix (default: the format).")
+    ] = None,
+    sheet: Annotated[str | None, typer.Option(help="XLSX: the sheet to read (default: the first).")] = None,
+    cache_dir: Annotated[
+        str | None, typer.Option(help="Hugging Face: the `datasets` cache directory.")
+    ] = None,
+    skip_invalid: Annotated[
+        bool,
+        typer.Option("--skip-invalid", help="Skip invalid rows (listed in the manifest) instead of failing."),
+    ] = False,
+) -> None:
+    """Convert exam items into task records (MCQ or OPEN), the layout `lexsym generate` writes."""
+    from lexsym.exams.datasets import ExamFormat, load_exam
+    from lexsym.exams.tasks import ConvertOptions, convert
+
+    options = ConvertOptions(
+        name=name,
+        split=split,
+        shuffle_seed=shuffle_seed,
+        labels=labels.value,
+        context=context.value,
+        max_context_chars=max_context_chars,
+    )
+    options.check(ExamFormat(format_.value))  # bad settings fail before the source is read
+    loaded = load_exam(
+        source, format_.value, split=split, sheet=sheet, cache_dir=cache_dir, strict=not skip_invalid
+    )
+    manifest = convert(loaded, out, options)
+    skipped = f", {len(loaded.errors)} invalid rows skipped" if loaded.errors else ""
+    sys.stdout.write(f"lexsym exam convert: {manifest['tasks']} tasks written to {out}{skipped}\n")
+
+
+@exam_app.command("score")
+def exam_score(
+    tasks: Annotated[Path, typer.Argument(help="A tasks.jsonl with MCQ records.")],
+    predictions: Annotated[Path, typer.Argument(help="Model predictions (JSONL), as `lexsym score` reads.")],
+    cluster_by: Annotated[
+        str, typer.Option(help="Cluster SEs by this metadata field, or 'exam' (course and year).")
+    ] = "course",
+    seed: Annotated[int, typer.Option(help="Seed of the bootstrap standard errors.")] = 0,
+    resamples: Annotated[int, typer.Option(help="Bootstrap resamples.")] = 1000,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the evaluation as JSON.")] = False,
+    out: Annotated[Path | None, typer.Option(help="Write the evaluation JSON to this file.")] = None,
+) -> None:
+    """MCQ accuracy with bootstrap and clustered SEs, extraction failures apart, and position bias."""
+    from lexsym.exams.mcq import evaluate, evaluation_json, render_evaluation
+
+    if resamples < 2:
+        _fail("--resamples must be at least 2", 2)
+    report = evaluate(tasks, predictions, cluster_by=cluster_by, seed=seed, resamples=resamples)
+    text = evaluation_json(report)
+    if out is not None:
+        from lexsym.atomic import write_atomic
+
+        write_atomic(out, text + "\n")
+    if json_output:
+        sys.stdout.write(text + "\n")
+        return
+    from rich.console import Console
+
+    console = Console()
+    if not console.is_terminal:
+        console.width = max(console.width, 110)
+    render_evaluation(report, console)
+
+
+@exam_app.command("build")
+def exam_build(
+    statements: Annotated[
+        Path,
+        typer.Argument(
+            help='JSONL: {"id", "stem", "statements": [{"text", "correct"}], "negated", "language", ...}.'
+        ),
+    ],
+    out: Annotated[Path, typer.Option(help="Output JSONL in LEXam's 4/8/16/32-choice shape.")],
+    k: Annotated[list[int] | None, typer.Option("--k", help="Choice counts (default 4 8 16 32).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of distractors and option order.")] = 0,
+    nested: Annotated[
+        bool, typer.Option("--nested", help="Each version's distractors include the smaller versions' ones.")
+    ] = False,
+) -> None:
+    """Build k-choice questions from numbered true/false statements, as LEXam does."""
+    from lexsym.exams.statements import build_statement_file
+
+    count = build_statement_file(statements, out, ks=tuple(k or (4, 8, 16, 32)), seed=seed, nested=nested)
+    sys.stdout.write(f"lexsym exam build: {count} questions written to {out}\n")
+
+
+@exam_app.command("fingerprint")
+def exam_fingerprint(
+    source: Annotated[str, typer.Argument(help="A file, a saved `datasets` directory, or hf:OWNER/NAME...")],
+    split: Annotated[str, typer.Option(help="Hugging Face: the split.")] = "test",
+    cache_dir: Annotated[
+        str | None, typer.Option(help="Hugging Face: the `datasets` cache directory.")
+    ] = None,
+) -> None:
+    """Print what pins a source (sha256 or revision) as JSON, for run headers."""
+    from lexsym.exams.datasets import source_fingerprint
+
+    sys.stdout.write(
+        json.dumps(source_fingerprint(source, split=split, cache_dir=cache_dir), indent=2) + "\n"
+    )
+
+
+@app.command()
 def schema(name: Annotated[SchemaName, typer.Argument(help="Which schema to print.")]) -> None:
     """Print the JSON Schema of a file format."""
     if name is SchemaName.case:

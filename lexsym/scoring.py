@@ -35,6 +35,8 @@ from lexsym.vocabulary import JURISDICTION_NAMES
 log = logging.getLogger("lexsym.scoring")
 
 TASKS = ("AE", "EC", "EV", "NA", "OE")
+#: Exam tasks (`lexsym exam convert`) scored here too: MCQ, by accuracy. OPEN tasks need a judge.
+EXAM_TASKS = ("MCQ",)
 #: Fields that may hold a model's raw output, in the order they are looked for.
 TEXT_FIELDS = ("output", "completion", "prediction", "response", "text")
 #: Metrics every sample has (format failures included), in table order.
@@ -125,6 +127,7 @@ class _Task:
     case_id: str | None
     gold: Any
     case: dict[str, Any] | None
+    record: dict[str, Any] | None = None  # MCQ: the whole record (labels, options, metadata)
 
 
 @dataclass
@@ -207,6 +210,7 @@ def _load_tasks(path: Path, errors: list[LineError]) -> list[_Task]:
                 case_id=case_id,
                 gold=record["gold"],
                 case=case,
+                record=record if record["task"] == "MCQ" else None,
             )
         )
     if not tasks:
@@ -221,6 +225,12 @@ def _task_problem(record: Any) -> str | None:
         return f"a task record must be a JSON object, not {type(record).__name__}"
     if not isinstance(record.get("id"), str) or not record["id"]:
         return "a task record needs a string id"
+    if record.get("task") == "MCQ":
+        from lexsym.exams.mcq import mcq_task_problem
+
+        return mcq_task_problem(record)
+    if record.get("task") == "OPEN":
+        return f"task {record['id']!r}: OPEN tasks are graded by a judge, not by `lexsym score`"
     if record.get("task") not in TASKS:
         return f"task {record['id']!r}: unknown task {record.get('task')!r}"
     try:
@@ -429,6 +439,8 @@ def _empty_scores(task: str) -> dict[str, float | None]:
     """Scores of an answer that did not come or did not parse: wrong on every rate, no MARE or gap."""
     if task == "OE":
         return _oe_scores(metrics.oe_score(None))
+    if task == "MCQ":
+        return _mcq_scores(False)
     return _prf_scores(metrics.SampleScore(metrics.ZERO), task in ("EV", "NA"))
 
 
@@ -479,6 +491,9 @@ def score(
         if prediction is None:
             missing.append(task.id)
             rows.append(_Row(task, False, False, "no prediction", scores=_empty_scores(task.task)))
+            continue
+        if task.task == "MCQ":
+            rows.append(_mcq_row(task, prediction.text))
             continue
         ok, value, error = _parse(task.task, prediction.text)
         row = _Row(task, True, ok, error, value=value, scores=_empty_scores(task.task))
@@ -688,7 +703,7 @@ def _groups(rows: list[_Row], key, seed: int, resamples: int) -> list[GroupScore
     grouped: dict[tuple[str, str | None, str | None], list[_Row]] = defaultdict(list)
     for row in rows:
         grouped[key(row)].append(row)
-    order = {task: i for i, task in enumerate(TASKS)}
+    order = {task: i for i, task in enumerate((*TASKS, *EXAM_TASKS))}
     return [
         _aggregate(task, variant, suite, members, seed, resamples)
         for (task, variant, suite), members in sorted(
@@ -702,7 +717,7 @@ def _aggregate(
 ) -> GroupScore:
     """Means and bootstrap SEs. Metrics every sample has share one draw of resampled rows; metrics defined
     for some samples only are resampled among those samples."""
-    full = [*RATE_METRICS, *(OE_RATES if task == "OE" else ())]
+    full = [*RATE_METRICS, *(OE_RATES if task == "OE" else ()), *(("accuracy",) if task == "MCQ" else ())]
     values = np.array(
         [[float(r.parsed), *(float(r.scores[m] or 0.0) for m in full[1:])] for r in rows], dtype=float
     )
@@ -720,6 +735,8 @@ def _aggregate(
             se=metrics.bootstrap_se(defined, resamples=resamples, seed=seed),
             n=len(defined),
         )
+    if task == "MCQ":
+        summary.update(_mcq_summaries(rows, seed, resamples))
     violations = metrics.ViolationCounts()
     for row in rows:
         violations.add(row.violations)
@@ -793,6 +810,8 @@ def render_report(report: ScoreReport, console: Any, *, by: str = "task") -> Non
         console.print(f"OE answers breaking each rule: {broken}")
     if oe is not None and oe.beats_optimum:
         console.print(f"[bold red]{oe.beats_optimum} OE answer(s) beat the proven optimum: a solver bug[/]")
+    for group in (g for g in report.by_task if g.task == "MCQ"):
+        console.print(_mcq_line(group), markup=False, highlight=False, soft_wrap=True)
     console.print(
         f"{report.tasks} tasks, {report.predictions} predictions; {len(report.missing)} tasks without a "
         f"prediction (scored as format failures), {len(report.unknown)} predictions for unknown ids, "
@@ -805,3 +824,67 @@ def render_report(report: ScoreReport, console: Any, *, by: str = "task") -> Non
     for warning in report.warnings:
         style = "bold red" if warning.startswith("SOLVER BUG") else "yellow"
         console.print(warning, style=style, markup=False, highlight=False, soft_wrap=True)
+
+
+# --- MCQ exam tasks (lexsym exam convert) -------------------------------------------------------------------
+# Kept apart from AE..OE: an MCQ answer is one option label, read by `lexsym.exams.mcq.extract_choice`. For a
+# single-answer question precision, recall and F1 all equal correctness, so the table's F1 ± SE column shows
+# accuracy ± bootstrap SE; "format" is the share of outputs an option could be read from (extraction failures
+# are counted apart, and count as wrong). `lexsym exam score` gives the full MCQ report.
+
+
+def _mcq_scores(correct: bool) -> dict[str, float | None]:
+    value = float(correct)
+    return {"precision": value, "recall": value, "f1": value, "accuracy": value}
+
+
+def _mcq_row(task: _Task, text: str) -> _Row:
+    from lexsym.exams.mcq import extract_choice
+
+    reference = (task.record or {}).get("reference") or {}
+    extraction = extract_choice(text, reference.get("labels") or [], options=reference.get("options"))
+    return _Row(
+        task,
+        True,
+        extraction.ok,
+        extraction.error,
+        value=extraction.label,
+        scores=_mcq_scores(extraction.label == task.gold),
+    )
+
+
+def _mcq_summaries(rows: list[_Row], seed: int, resamples: int) -> dict[str, MetricSummary]:
+    """Accuracy's clustered SE (by course; n counts courses) and accuracy among the extracted answers."""
+    from lexsym.exams.mcq import cluster_key, clustered_se
+
+    correct = [float(r.scores.get("accuracy") or 0.0) for r in rows]
+    clusters = [cluster_key(r.task.record or {"id": r.task.id}, "course") for r in rows]
+    extracted = [float(r.scores.get("accuracy") or 0.0) for r in rows if r.parsed]
+    return {
+        "accuracy_clustered": MetricSummary(
+            mean=float(np.mean(correct)) if correct else None,
+            se=clustered_se(correct, clusters),
+            n=len(set(clusters)),
+        ),
+        "accuracy_extracted": MetricSummary(
+            mean=metrics.mean_defined(extracted),
+            se=metrics.bootstrap_se(extracted, resamples=resamples, seed=seed),
+            n=len(extracted),
+        ),
+    }
+
+
+def _mcq_line(group: GroupScore) -> str:
+    m = group.metrics
+    accuracy, clustered = m["accuracy"], m.get("accuracy_clustered")
+    failures = round(group.n * (1 - (m["format"].mean or 0.0)))
+    by_course = (
+        f", ± {100 * clustered.se:.1f} clustered by course ({clustered.n} courses)"
+        if clustered is not None and clustered.se is not None
+        else ""
+    )
+    se = f" ± {100 * accuracy.se:.1f}" if accuracy.se is not None else ""
+    return (
+        f"MCQ accuracy {_percent(accuracy)}%{se} (bootstrap SE){by_course}; "
+        f"{failures} of {group.n} outputs without a readable option (counted wrong)"
+    )

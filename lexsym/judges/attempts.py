@@ -51,6 +51,7 @@ class Conversation(Generic[Parsed]):
     parsed: list[Parsed] = field(default_factory=list)  # one per attempt
     attempts: list[Attempt] = field(default_factory=list)
     error: str | None = None  # the call itself failed (permanent error, or transient ones exhausted)
+    error_kind: str | None = None  # "transient" (retried when judging resumes) or "permanent"
 
     def attempts_json(self) -> list[dict[str, Any]]:
         return [asdict(attempt) for attempt in self.attempts]
@@ -81,6 +82,7 @@ async def converse(
             completion = await ask(history, params)
         except ModelError as error:
             outcome.error = str(error)
+            outcome.error_kind = "transient" if error.transient else "permanent"
             return outcome
         value, problem = parse(completion.text, outcome.parsed)
         outcome.parsed.append(value)

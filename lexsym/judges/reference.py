@@ -23,6 +23,7 @@ class ReferenceJudgement:
     problem: str | None = None
     attempts: list[dict[str, Any]] = field(default_factory=list)
     cost: float = 0.0
+    error_kind: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -30,6 +31,7 @@ class ReferenceJudgement:
             "score": self.score,
             "problem": self.problem,
             "cost": self.cost,
+            "error_kind": self.error_kind,
             "attempts": self.attempts,
         }
 
@@ -81,7 +83,7 @@ async def judge_reference(
     )
     attempts = outcome.attempts_json()
     if outcome.error is not None:
-        return ReferenceJudgement("error", None, outcome.error, attempts, outcome.cost)
+        return ReferenceJudgement("error", None, outcome.error, attempts, outcome.cost, outcome.error_kind)
     last = outcome.parsed[-1]
     if last.ok:
         return ReferenceJudgement("ok", last.score, None, attempts, outcome.cost)

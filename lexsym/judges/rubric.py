@@ -79,6 +79,7 @@ class RubricJudgement:
     problem: str | None = None
     attempts: list[dict[str, Any]] = field(default_factory=list)
     cost: float = 0.0
+    error_kind: str | None = None
 
     @property
     def score(self) -> float | None:
@@ -96,6 +97,7 @@ class RubricJudgement:
             "undecided_points": self.undecided_points,
             "problem": self.problem,
             "cost": self.cost,
+            "error_kind": self.error_kind,
             "items": self.items,
             "attempts": self.attempts,
         }
@@ -177,10 +179,11 @@ async def judge_rubric(
     )
     attempts = outcome.attempts_json()
     last = outcome.parsed[-1] if outcome.parsed else None
-    if outcome.error is not None and last is None:
-        return _judgement("error", items, None, outcome.error, attempts, outcome.cost)
-    assert last is not None
     if outcome.error is not None:
-        return _judgement("incomplete", items, last, outcome.error, attempts, outcome.cost)
+        status = "error" if last is None else "incomplete"
+        result = _judgement(status, items, last, outcome.error, attempts, outcome.cost)
+        result.error_kind = outcome.error_kind
+        return result
+    assert last is not None
     status = "ok" if not last.missing else "incomplete"
     return _judgement(status, items, last, last.problem if last.missing else None, attempts, outcome.cost)

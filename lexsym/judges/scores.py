@@ -1,0 +1,297 @@
+"""Judged scores: per-sample ensemble grades and their means with standard errors (judged.json).
+
+Reference-judged samples score the ensemble grade (0 to 1); the headline is its mean over the samples that
+have one, with a seeded bootstrap SE and a cluster-robust SE by exam. Rubric-judged samples score the
+points of the items the ensemble counts as satisfied; the headline is, as in KCL, earned points as a
+percentage of the total points of the questions, with a bootstrap SE of that ratio. Samples whose grade
+could not be formed (a judge's reply never parsed, a call failed, rubric items left undecided) are left out
+of the headline and counted beside it: never scored 0. For rubrics the bounds with undecided items counted
+as unmet and as met are shown too. The headline is repeat 0, as for the run's own scores.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from lexsym.atomic import write_atomic
+from lexsym.judges.ensemble import combine
+from lexsym.metrics import bootstrap_se
+
+JUDGED = "judged.json"
+RESAMPLES = 1000
+SEED = 0
+
+
+class ReferenceSummary(BaseModel):
+    n: int = Field(description="Samples to grade.")
+    scored: int = Field(description="Samples with an ensemble grade (the headline's base).")
+    failed: int = Field(description="Samples without one: a judge's reply never parsed or its call failed.")
+    no_answer: int = Field(0, description="Samples the model did not answer (graded 0, no judge call).")
+    mean: float | None = None
+    se: float | None = Field(None, description="Bootstrap standard error of the mean (not a variance).")
+    se_clustered: float | None = Field(None, description="Cluster-robust SE, clustered by exam.")
+    clusters: int = 0
+
+
+class RubricSummary(BaseModel):
+    n: int
+    complete: int = Field(description="Samples with every rubric item decided (the headline's base).")
+    incomplete: int = Field(description="Samples with items left undecided; shown, not scored.")
+    items_undecided: int = 0
+    no_answer: int = 0
+    earned: float = 0.0
+    total: float = 0.0
+    percent: float | None = Field(None, description="Earned points as a percentage of total points.")
+    se: float | None = Field(None, description="Bootstrap SE of the percentage, in percentage points.")
+    lower_percent: float | None = Field(None, description="All samples, undecided items counted unmet.")
+    upper_percent: float | None = Field(None, description="All samples, undecided items counted met.")
+
+
+class JudgedReport(BaseModel):
+    ensemble: str
+    partial: bool
+    judges: list[str]
+    headline_repeat: int = 0
+    reference: ReferenceSummary | None = None
+    reference_by_judge: dict[str, ReferenceSummary] = Field(default_factory=dict)
+    reference_by_variant: dict[str, ReferenceSummary] = Field(default_factory=dict)
+    rubric: RubricSummary | None = None
+    rubric_by_judge: dict[str, RubricSummary] = Field(default_factory=dict)
+    rubric_by_variant: dict[str, RubricSummary] = Field(default_factory=dict)
+    repeats: dict[str, float | None] = Field(default_factory=dict, description="Headline mean per repeat.")
+    cost_totals: dict[str, Any] = Field(default_factory=dict, description="Judge cost, apart from the run's.")
+    answering_cost: float | None = None
+    samples: list[dict[str, Any]] = Field(default_factory=list)
+
+
+def _ratio_se(earned: list[float], totals: list[float], *, resamples: int, seed: int) -> float | None:
+    """Bootstrap SE of sum(earned) / sum(totals), resampling samples (seeded)."""
+    n = len(earned)
+    if n == 0 or resamples < 2:
+        return None
+    if n == 1:
+        return 0.0
+    e, t = np.asarray(earned, dtype=float), np.asarray(totals, dtype=float)
+    rng = np.random.default_rng(seed)
+    indices = rng.integers(0, n, size=(resamples, n))
+    sums = t[indices].sum(axis=1)
+    ratios = np.where(sums > 0, e[indices].sum(axis=1) / np.where(sums > 0, sums, 1), np.nan)
+    ratios = ratios[np.isfinite(ratios)]
+    return float(ratios.std(ddof=1)) if len(ratios) > 1 else None
+
+
+def _reference_summary(rows: list[dict[str, Any]], *, resamples: int, seed: int) -> ReferenceSummary:
+    from lexsym.exams.mcq import clustered_se
+
+    graded = [row for row in rows if row["score"] is not None]
+    values = [row["score"] for row in graded]
+    clusters = [row["cluster"] for row in graded]
+    return ReferenceSummary(
+        n=len(rows),
+        scored=len(graded),
+        failed=len(rows) - len(graded),
+        no_answer=sum(row["status"] in ("no_answer", "empty_answer") for row in rows),
+        mean=float(np.mean(values)) if values else None,
+        se=bootstrap_se(values, resamples=resamples, seed=seed),
+        se_clustered=clustered_se(values, clusters) if values else None,
+        clusters=len(set(clusters)),
+    )
+
+
+def _rubric_summary(rows: list[dict[str, Any]], *, resamples: int, seed: int) -> RubricSummary:
+    complete = [row for row in rows if row["complete"]]
+    earned = sum(row["earned"] for row in complete)
+    total = sum(row["total"] for row in complete)
+    all_total = sum(row["total"] for row in rows)
+    se = _ratio_se(
+        [r["earned"] for r in complete], [r["total"] for r in complete], resamples=resamples, seed=seed
+    )
+    return RubricSummary(
+        n=len(rows),
+        complete=len(complete),
+        incomplete=len(rows) - len(complete),
+        items_undecided=sum(row["undecided_items"] for row in rows),
+        no_answer=sum(row["status"] in ("no_answer", "empty_answer") for row in rows),
+        earned=earned,
+        total=total,
+        percent=100 * earned / total if total else None,
+        se=100 * se if se is not None else None,
+        lower_percent=100 * sum(r["earned"] for r in rows) / all_total if all_total else None,
+        upper_percent=(
+            100 * sum(r["earned"] + r["undecided_points"] for r in rows) / all_total if all_total else None
+        ),
+    )
+
+
+def _item_values(line: dict[str, Any] | None, ids: list[int]) -> list[float | None]:
+    if line is None or not line.get("items"):
+        return [None] * len(ids)
+    by_id = {item["id"]: item.get("satisfied") for item in line["items"]}
+    return [None if by_id.get(i) is None else float(by_id[i]) for i in ids]
+
+
+def sample_rows(
+    lines: Iterable[dict[str, Any]],
+    judges: list[str],
+    method: str,
+    partial: bool,
+    records: dict[str, dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """One row per judged sample: each judge's grade and the ensemble's."""
+    from lexsym.exams.mcq import cluster_key
+
+    by_sample: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    for line in lines:
+        by_sample[line["sample_id"]][line["judge"]] = line
+    rows = []
+    for sample_id, per_judge in by_sample.items():
+        first = next(iter(per_judge.values()))
+        record = records.get(first["task_id"], {})
+        row: dict[str, Any] = {
+            "sample_id": sample_id,
+            "task_id": first["task_id"],
+            "repeat": first["repeat"],
+            "variant": first.get("variant") or "OPEN",
+            "kind": first["kind"],
+            "cluster": cluster_key(record, "exam"),
+            "judges": {
+                judge: (per_judge[judge]["score"] if judge in per_judge else None) for judge in judges
+            },
+            "statuses": {judge: per_judge[judge]["status"] for judge in judges if judge in per_judge},
+        }
+        statuses = set(row["statuses"].values())
+        if statuses & {"no_answer", "empty_answer"}:
+            row["status"] = "no_answer" if "no_answer" in statuses else "empty_answer"
+        elif len(row["statuses"]) < len(judges):
+            row["status"] = "pending"
+        else:
+            row["status"] = "ok" if statuses == {"ok"} else "failed"
+        if first["kind"] == "reference":
+            scores = [row["judges"][judge] for judge in judges]
+            row["score"] = combine(scores, method, partial=partial)
+        else:
+            items = first.get("items") or []
+            ids = [item["id"] for item in items]
+            points = [float(item["points"]) for item in items]
+            values = [_item_values(per_judge.get(judge), ids) for judge in judges]
+            combined = [combine([v[k] for v in values], method, partial=partial) for k in range(len(ids))]
+            row["earned"] = sum(p * c for p, c in zip(points, combined, strict=True) if c is not None)
+            row["undecided_points"] = sum(p for p, c in zip(points, combined, strict=True) if c is None)
+            row["undecided_items"] = sum(c is None for c in combined)
+            row["total"] = sum(points)
+            row["complete"] = row["undecided_items"] == 0
+            row["score"] = row["earned"] / row["total"] if row["complete"] and row["total"] else None
+        rows.append(row)
+    rows.sort(key=lambda row: (row["repeat"], row["sample_id"]))
+    return rows
+
+
+def build_report(
+    lines: list[dict[str, Any]],
+    *,
+    judges: list[str],
+    method: str,
+    partial: bool,
+    records: dict[str, dict[str, Any]],
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
+) -> JudgedReport:
+    rows = sample_rows(lines, judges, method, partial, records)
+    report = JudgedReport(ensemble=method, partial=partial, judges=judges, samples=rows)
+    headline = [row for row in rows if row["repeat"] == 0 and row["status"] != "pending"]
+    reference = [row for row in headline if row["kind"] == "reference"]
+    rubric = [row for row in headline if row["kind"] == "rubric"]
+    if reference:
+        report.reference = _reference_summary(reference, resamples=resamples, seed=seed)
+        for variant, group in _grouped(reference, "variant").items():
+            report.reference_by_variant[variant] = _reference_summary(group, resamples=resamples, seed=seed)
+        for judge in judges:
+            alone = [{**row, "score": row["judges"].get(judge)} for row in reference]
+            report.reference_by_judge[judge] = _reference_summary(alone, resamples=resamples, seed=seed)
+    if rubric:
+        report.rubric = _rubric_summary(rubric, resamples=resamples, seed=seed)
+        for variant, group in _grouped(rubric, "variant").items():
+            report.rubric_by_variant[variant] = _rubric_summary(group, resamples=resamples, seed=seed)
+        rubric_lines = [line for line in lines if line["kind"] == "rubric" and line["repeat"] == 0]
+        for judge in judges:
+            alone = sample_rows(
+                [line for line in rubric_lines if line["judge"] == judge], [judge], method, partial, records
+            )
+            report.rubric_by_judge[judge] = _rubric_summary(alone, resamples=resamples, seed=seed)
+    for repeat, group in sorted(_grouped(rows, "repeat").items()):
+        scores = [row["score"] for row in group if row["score"] is not None]
+        report.repeats[str(repeat)] = float(np.mean(scores)) if scores else None
+    costs: dict[str, dict[str, float]] = {}
+    for line in lines:
+        entry = costs.setdefault(
+            line["judge"],
+            {"cost": 0.0, "calls": 0, "cached": 0, "tokens_in": 0, "tokens_out": 0, "judgements": 0},
+        )
+        entry["judgements"] += 1
+        entry["cost"] += float(line.get("cost") or 0.0)
+        for attempt in line.get("attempts") or []:
+            entry["calls"] += not attempt.get("cached")
+            entry["cached"] += bool(attempt.get("cached"))
+            entry["tokens_in"] += int(attempt.get("tokens_in") or 0)
+            entry["tokens_out"] += int(attempt.get("tokens_out") or 0)
+    report.cost_totals = {"by_judge": costs, "cost": sum(entry["cost"] for entry in costs.values())}
+    return report
+
+
+def _grouped(rows: list[dict[str, Any]], key: str) -> dict[Any, list[dict[str, Any]]]:
+    groups: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        groups[row[key]].append(row)
+    return dict(groups)
+
+
+def score_judgements(
+    run_dir: Path, options: Any, records: dict[str, dict[str, Any]], samples: list[dict[str, Any]]
+) -> JudgedReport:
+    """The report over the judgements of the judges in `options` (a JudgeOptions)."""
+    from lexsym.judges.session import JUDGEMENTS, KINDS
+
+    digests = {template.digest for template in KINDS.values()}
+    wanted = {spec.model: spec.fingerprint for spec in options.judges}
+    lines = []
+    path = run_dir / JUDGEMENTS
+    for raw in path.read_bytes().split(b"\n") if path.exists() else []:
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw)
+        except ValueError:
+            continue
+        if (
+            isinstance(line, dict)
+            and wanted.get(line.get("judge")) == line.get("judge_fingerprint")
+            and line.get("template_digest") in digests
+        ):
+            lines.append(line)
+    report = build_report(
+        lines,
+        judges=[spec.model for spec in options.judges],
+        method=options.ensemble,
+        partial=options.partial,
+        records=records,
+    )
+    report.answering_cost = float(sum(float(sample.get("cost") or 0.0) for sample in samples))
+    return report
+
+
+def write_judged(run_dir: Path, report: JudgedReport) -> None:
+    write_atomic(run_dir / JUDGED, report.model_dump_json(indent=2) + "\n")
+
+
+def read_judged(run_dir: Path) -> JudgedReport | None:
+    path = Path(run_dir) / JUDGED
+    if not path.exists():
+        return None
+    return JudgedReport.model_validate_json(path.read_text(encoding="utf-8"))

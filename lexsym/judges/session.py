@@ -1,0 +1,526 @@
+"""Judging a run directory: `lexsym judge RUN_DIR --judge M [--judge M2 ...]`.
+
+The answers come from the run's samples.jsonl and the questions, reference answers and rubrics from its
+task file (checked against the hash in run.json, so a judge never grades answers against the wrong
+questions). Every (sample, judge) pair is one line of `judgements.jsonl`, appended and fsynced as it
+finishes, so judging resumes like a run: pairs already judged are skipped, a torn last line is set aside
+in `judgements.dropped`. A line is keyed by the sample, the judge model, its generation parameters and the
+template id and digest: changing any of them judges again instead of mixing grades from two set-ups.
+
+Judge calls go through the runner's response cache, requests-per-minute limiter and backoff, and their
+cost is counted in `judge.json`, apart from the answering model's cost in run.json.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import random
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from lexsym._version import __version__
+from lexsym.atomic import write_atomic
+from lexsym.errors import InputError
+from lexsym.judges.prompts import REFERENCE_JUDGE, RUBRIC_JUDGE, JudgeTemplate
+from lexsym.judges.reference import judge_reference
+from lexsym.judges.rubric import judge_rubric, rubric_items
+from lexsym.models.base import (
+    Completion,
+    GenerationParams,
+    Message,
+    Model,
+    ModelError,
+    TransientModelError,
+)
+from lexsym.runner.cache import CacheError, ResponseCache, cache_key, cache_path, is_cacheable
+from lexsym.runner.limits import RateLimiter, RetryPolicy, StopSignal, sleep_unless_stopped
+from lexsym.runner.rundir import HEADER, SAMPLES, RunDir, SampleWriter, read_samples
+from lexsym.runner.tasksets import load_task_set
+
+log = logging.getLogger("lexsym.judges")
+
+JUDGEMENTS = "judgements.jsonl"
+JUDGEMENTS_DROPPED = "judgements.dropped"
+JUDGE_HEADER = "judge.json"
+JUDGE_LOCK = "judge.lock"
+KINDS = {"reference": REFERENCE_JUDGE, "rubric": RUBRIC_JUDGE}
+
+
+@dataclass(frozen=True)
+class JudgeSpec:
+    """One judge, pinned: the model and the settings that change its grades."""
+
+    model: str
+    temperature: float = 0.0
+    seed: int | None = 0
+    max_tokens: int | None = None
+
+    @property
+    def params(self) -> GenerationParams:
+        return GenerationParams(temperature=self.temperature, max_tokens=self.max_tokens, seed=self.seed)
+
+    def describe(self) -> dict[str, Any]:
+        return {"model": self.model, "params": self.params.key_fields()}
+
+    @property
+    def fingerprint(self) -> str:
+        text = json.dumps(self.describe(), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class JudgeOptions:
+    judges: tuple[JudgeSpec, ...]
+    ensemble: str = "min"
+    partial: bool = False
+    retries: int = 2  # re-asks after an unparseable reply
+    concurrency: int = 8
+    rpm: float = 0.0  # per judge model
+    cache: bool = True
+    cache_dir: Path | None = None
+    cost_budget: float | None = None
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    retry_errors: bool = False
+    seed: int | None = None  # backoff jitter (tests)
+
+    def check(self) -> None:
+        from lexsym.judges.ensemble import METHODS
+
+        if not self.judges:
+            raise InputError("give at least one --judge MODEL")
+        models = [spec.model for spec in self.judges]
+        if len(set(models)) != len(models):
+            raise InputError("the same --judge model is given twice")
+        if self.ensemble not in METHODS:
+            raise InputError(f"--ensemble must be one of {', '.join(METHODS)}, not {self.ensemble!r}")
+        if self.concurrency < 1:
+            raise InputError(f"--concurrency must be at least 1, not {self.concurrency}")
+        if self.retries < 0:
+            raise InputError(f"--retries must be 0 or more, not {self.retries}")
+        if self.rpm < 0:
+            raise InputError(f"--rpm must be 0 (no limit) or more, not {self.rpm:g}")
+        if self.cost_budget is not None and not self.cost_budget > 0:
+            raise InputError(f"--cost-budget must be more than 0, not {self.cost_budget:g}")
+
+
+def judge_kind(record: dict[str, Any]) -> str | None:
+    """Which judge grades a task: `reference` (an answer to compare with), `rubric`, or None (not judged:
+    MCQ and the generated tasks are scored exactly)."""
+    gold = record.get("gold")
+    if record.get("task") != "OPEN" or not isinstance(gold, dict):
+        return None
+    if isinstance(gold.get("rubrics"), list):
+        return "rubric"
+    if isinstance(gold.get("reference"), str):
+        return "reference"
+    return None
+
+
+def judgement_key(sample_id: str, spec: JudgeSpec, template: JudgeTemplate) -> str:
+    return f"{sample_id}|{spec.model}|{spec.fingerprint}|{template.id}@{template.digest}"
+
+
+@dataclass
+class _Pending:
+    sample: dict[str, Any]
+    record: dict[str, Any]
+    kind: str
+    spec: JudgeSpec
+    key: str
+
+
+@dataclass
+class JudgeTotals:
+    judged: int = 0
+    calls: int = 0
+    cached: int = 0
+    failures: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost: float = 0.0
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class _Lock:
+    """An exclusive lock on the run directory's judging (the kernel drops it if the process dies)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._fd: int | None = None
+
+    def __enter__(self) -> _Lock:
+        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(self._fd)
+            raise InputError(f"{self.path.parent}: another `lexsym judge` is judging this run") from None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+
+
+def prepare_judgements(path: Path, *, retry_errors: bool) -> dict[str, dict[str, Any]]:
+    """The judgements already on disk, by key, after setting aside lines that cannot stand.
+
+    Set aside (moved to judgements.dropped, the file rewritten atomically): torn or unreadable lines,
+    duplicates, and judgements cut short by a failed call that is worth trying again (transient errors
+    whose retries ran out; with `retry_errors`, any call error). Parse failures stay: at the pinned
+    settings the judge would give the same reply again.
+    """
+    done: dict[str, dict[str, Any]] = {}
+    if not path.exists():
+        return done
+    data = path.read_bytes()
+    keep: list[bytes] = []
+    dropped: list[bytes] = []
+    for raw in data.split(b"\n"):
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw)
+        except (ValueError, RecursionError):
+            line = None
+        if not isinstance(line, dict) or not isinstance(line.get("key"), str) or line["key"] in done:
+            dropped.append(raw)
+            continue
+        if line.get("error_kind") == "transient" or (retry_errors and line.get("error_kind")):
+            dropped.append(raw)
+            continue
+        done[line["key"]] = line
+        keep.append(raw)
+    if dropped:
+        with open(path.parent / JUDGEMENTS_DROPPED, "ab") as stream:
+            stream.write(b"".join(line + b"\n" for line in dropped))
+            stream.flush()
+            os.fsync(stream.fileno())
+        write_atomic(path, b"".join(line + b"\n" for line in keep).decode("utf-8"))
+        log.warning(
+            "%s: set aside %d line(s) in %s; they will be judged again",
+            path,
+            len(dropped),
+            JUDGEMENTS_DROPPED,
+        )
+    elif data and not data.endswith(b"\n"):
+        with open(path, "ab") as stream:
+            stream.write(b"\n")
+    return done
+
+
+class _Caller:
+    """One judge model's calls: cache, rate limit, transient-error retries with backoff, cost."""
+
+    def __init__(
+        self,
+        model: Model,
+        spec: JudgeSpec,
+        cache: ResponseCache | None,
+        options: JudgeOptions,
+        stop: StopSignal,
+        totals: JudgeTotals,
+        rng: random.Random,
+    ):
+        self.model = model
+        self.spec = spec
+        self.cache = cache if is_cacheable(model) else None
+        self.limiter = RateLimiter(options.rpm)
+        self.retry = options.retry
+        self.stop = stop
+        self.totals = totals
+        self.rng = rng
+
+    async def __call__(self, messages: list[Message], params: GenerationParams) -> Completion:
+        key = cache_key(self.spec.model, messages, params) if self.cache is not None else None
+        if key is not None:
+            try:
+                hit = self.cache.get(key)  # type: ignore[union-attr]
+            except CacheError as error:
+                log.warning("%s; judging on without the cache", error)
+                self.cache, hit = None, None
+            if hit is not None:
+                hit.extra = {**hit.extra, "cached": True}
+                hit.cost = 0.0
+                self.totals.cached += 1
+                return hit
+        attempts = 0
+        while True:
+            if self.stop.is_set() or not await self.limiter.acquire(self.stop):
+                raise TransientModelError(f"not asked: {self.stop.reason}")
+            attempts += 1
+            self.totals.calls += 1
+            try:
+                completion = await self.model.generate(messages, params)
+            except ModelError as error:
+                if error.transient and attempts < self.retry.max_attempts:
+                    delay = self.retry.delay(attempts - 1, self.rng, getattr(error, "retry_after", None))
+                    if await sleep_unless_stopped(delay, self.stop):
+                        continue
+                raise
+            self.totals.tokens_in += int(completion.tokens_in or 0)
+            self.totals.tokens_out += int(completion.tokens_out or 0)
+            self.totals.cost += float(completion.cost or 0.0)
+            if self.cache is not None and key is not None:
+                try:
+                    self.cache.put(key, self.spec.model, completion)
+                except CacheError as error:
+                    log.warning("%s; this judge reply is not cached", error)
+            return completion
+
+
+@dataclass
+class JudgeResult:
+    run_dir: Path
+    header: dict[str, Any]
+    judged: int
+    report: Any  # lexsym.judges.scores.JudgedReport
+
+
+def _load_run(run_dir: Path) -> tuple[Any, list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    header = RunDir(run_dir).read_header()
+    if header is None:
+        raise InputError(f"{run_dir}: not a run directory (no {HEADER}); run `lexsym run` first")
+    task_set = load_task_set(header.tasks.path)
+    if task_set.sha256 != header.tasks.tasks_sha256:
+        raise InputError(
+            f"{task_set.path}: changed since the run was made (its sha256 differs from {HEADER}); "
+            "judging would grade the answers against other questions"
+        )
+    samples = list(read_samples(run_dir / SAMPLES))
+    records = {record["id"]: record for record in task_set.records}
+    return header, samples, records
+
+
+def judge_header(options: JudgeOptions, run_header: Any, previous: dict[str, Any] | None) -> dict[str, Any]:
+    return {
+        "judge_format": 1,
+        "lexsym_version": __version__,
+        "run_model": run_header.model,
+        "tasks_sha256": run_header.tasks.tasks_sha256,
+        "judges": [spec.describe() for spec in options.judges],
+        "templates": {kind: {"id": t.id, "digest": t.digest} for kind, t in KINDS.items()},
+        "ensemble": options.ensemble,
+        "partial": options.partial,
+        "retries": options.retries,
+        "concurrency": options.concurrency,
+        "rpm": options.rpm,
+        "cost_budget": options.cost_budget,
+        "sessions": (previous or {}).get("sessions", []),
+    }
+
+
+async def _judge_one(item: _Pending, caller: _Caller, retries: int) -> dict[str, Any]:
+    record, sample = item.record, item.sample
+    gold, reference = record["gold"], record.get("reference") or {}
+    question = reference.get("question") or record["prompt"]["user"]
+    answer = sample.get("completion")
+    params = item.spec.params
+    if item.kind == "reference":
+        result = await judge_reference(
+            caller,
+            question=question,
+            reference=gold["reference"],
+            answer=answer,
+            params=params,
+            retries=retries,
+        )
+        body = result.to_json()
+    else:
+        items = rubric_items(gold["rubrics"], gold.get("total_points"), gold.get("points"))
+        result = await judge_rubric(
+            caller, question=question, answer=answer, items=items, params=params, retries=retries
+        )
+        body = result.to_json()
+    line = {
+        "key": item.key,
+        "sample_id": sample["id"],
+        "task_id": sample["task_id"],
+        "repeat": sample["repeat"],
+        "variant": record.get("variant"),
+        "kind": item.kind,
+        "judge": item.spec.model,
+        "judge_fingerprint": item.spec.fingerprint,
+        "params": params.key_fields(),
+        "template": KINDS[item.kind].id,
+        "template_digest": KINDS[item.kind].digest,
+        **body,
+        "finished_at": time.time(),
+    }
+    return line
+
+
+def _no_answer_line(item: _Pending) -> dict[str, Any]:
+    """A sample the model never answered (its call failed): the model's failure, scored 0, no judge call."""
+    template = KINDS[item.kind]
+    line: dict[str, Any] = {
+        "key": item.key,
+        "sample_id": item.sample["id"],
+        "task_id": item.sample["task_id"],
+        "repeat": item.sample["repeat"],
+        "variant": item.record.get("variant"),
+        "kind": item.kind,
+        "judge": item.spec.model,
+        "judge_fingerprint": item.spec.fingerprint,
+        "params": item.spec.params.key_fields(),
+        "template": template.id,
+        "template_digest": template.digest,
+        "status": "no_answer",
+        "score": 0.0,
+        "problem": f"the model gave no answer: {item.sample.get('error')}",
+        "cost": 0.0,
+        "attempts": [],
+        "finished_at": time.time(),
+    }
+    if item.kind == "rubric":
+        gold = item.record["gold"]
+        items = rubric_items(gold["rubrics"], gold.get("total_points"), gold.get("points"))
+        total = sum(entry.points for entry in items)
+        line.update(
+            earned=0.0,
+            total=total,
+            undecided_points=0.0,
+            items=[
+                {"id": entry.id, "points": entry.points, "satisfied": False, "reason": "no answer"}
+                for entry in items
+            ],
+        )
+    return line
+
+
+def judge_run(
+    run_dir: str | Path,
+    options: JudgeOptions,
+    *,
+    models: dict[str, Model] | None = None,
+    model_options: dict[str, Any] | None = None,
+) -> JudgeResult:
+    """Judge every open-question sample of a run with every judge, then write judged.json."""
+    return asyncio.run(judge_run_async(run_dir, options, models=models, model_options=model_options))
+
+
+async def judge_run_async(
+    run_dir: str | Path,
+    options: JudgeOptions,
+    *,
+    models: dict[str, Model] | None = None,
+    model_options: dict[str, Any] | None = None,
+) -> JudgeResult:
+    from lexsym.judges.scores import score_judgements, write_judged
+    from lexsym.models import load_model
+
+    options.check()
+    run_dir = Path(run_dir)
+    run_header, samples, records = _load_run(run_dir)
+    pending_samples = []
+    for sample in samples:
+        record = records.get(sample["task_id"])
+        if record is None:
+            raise InputError(
+                f"{run_dir / SAMPLES}: sample {sample['id']!r} has no task in {run_header.tasks.path}"
+            )
+        kind = judge_kind(record)
+        if kind is not None:
+            pending_samples.append((sample, record, kind))
+    if not pending_samples:
+        raise InputError(
+            f"{run_dir}: no open-question samples to judge (MCQ and generated tasks are scored exactly)"
+        )
+    for _, record, kind in pending_samples:
+        if kind == "rubric":
+            gold = record["gold"]
+            try:
+                rubric_items(gold["rubrics"], gold.get("total_points"), gold.get("points"))
+            except ValueError as error:
+                raise InputError(f"{run_header.tasks.path}: task {record['id']!r}: {error}") from None
+
+    with _Lock(run_dir / JUDGE_LOCK):
+        path = run_dir / JUDGEMENTS
+        done = prepare_judgements(path, retry_errors=options.retry_errors)
+        header_path = run_dir / JUDGE_HEADER
+        previous = json.loads(header_path.read_text()) if header_path.exists() else None
+        header = judge_header(options, run_header, previous)
+        session = {
+            "started_at": _now(),
+            "pid": os.getpid(),
+            "ended_at": None,
+            "judged": 0,
+            "stop_reason": None,
+        }
+        header["sessions"] = [*header["sessions"], session]
+        write_atomic(header_path, json.dumps(header, indent=2) + "\n")
+
+        todo: list[_Pending] = []
+        for sample, record, kind in pending_samples:
+            for spec in options.judges:
+                key = judgement_key(sample["id"], spec, KINDS[kind])
+                if key not in done:
+                    todo.append(_Pending(sample, record, kind, spec, key))
+
+        totals = JudgeTotals()
+        stop = StopSignal()
+        rng = random.Random(options.seed)
+        cache = ResponseCache(cache_path(options.cache_dir)) if options.cache and todo else None
+        callers: dict[str, _Caller] = {}
+        for spec in options.judges:
+            model = (models or {}).get(spec.model) or load_model(spec.model, **(model_options or {}))
+            callers[spec.model] = _Caller(model, spec, cache, options, stop, totals, rng)
+
+        writer = SampleWriter(path)
+        queue = list(reversed(todo))
+        failure: list[BaseException] = []
+
+        async def worker() -> None:
+            while queue and not stop.is_set():
+                item = queue.pop()
+                if item.sample.get("completion") is None and item.sample.get("error"):
+                    line = _no_answer_line(item)
+                else:
+                    line = await _judge_one(item, callers[item.spec.model], options.retries)
+                if line.get("error_kind") == "transient" and stop.is_set():
+                    continue  # not asked because the run stopped: judged on resume
+                totals.judged += 1
+                totals.failures += line["status"] in ("parse_failure", "error", "incomplete")
+                writer.append(json.dumps(line, ensure_ascii=False) + "\n")
+                if options.cost_budget is not None and totals.cost >= options.cost_budget:
+                    stop.set("cost budget")
+
+        writer.start(on_error=lambda error: (failure.append(error), stop.set("write error")))
+        try:
+            await asyncio.gather(*(worker() for _ in range(min(options.concurrency, max(1, len(todo))))))
+        finally:
+            await writer.close()
+            if cache is not None:
+                cache.close()
+        if failure:
+            raise failure[0]
+
+        session.update(
+            ended_at=_now(),
+            judged=totals.judged,
+            stop_reason=stop.reason,
+            calls=totals.calls,
+            cached=totals.cached,
+            cost=totals.cost,
+            tokens_in=totals.tokens_in,
+            tokens_out=totals.tokens_out,
+        )
+        report = score_judgements(run_dir, options, records, samples)
+        header["status"] = "stopped" if stop.reason else "complete"
+        header["stop_reason"] = stop.reason
+        header["totals"] = report.cost_totals
+        write_atomic(header_path, json.dumps(header, indent=2) + "\n")
+        write_judged(run_dir, report)
+    return JudgeResult(run_dir, header, totals.judged, report)
