@@ -16,6 +16,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from lexsym.errors import LexsymError
+from lexsym.judges.commands import judge_app
 
 app = typer.Typer(
     add_completion=False,
@@ -230,14 +231,16 @@ def generate(
 
 @app.command()
 def score(
-    tasks: Annotated[Path, typer.Argument(help="A tasks.jsonl written by `lexsym generate`.")],
+    tasks: Annotated[
+        Path, typer.Argument(help="A tasks.jsonl written by `lexsym generate`, or a run directory.")
+    ],
     predictions: Annotated[
-        Path,
+        Path | None,
         typer.Argument(
             help='Model predictions (JSONL): "id" and the raw text in "output", "completion", "prediction", '
-            '"response" or "text", or a parsed "answer".'
+            '"response" or "text", or a parsed "answer". Not given with a run directory.'
         ),
-    ],
+    ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the ScoreReport as JSON.")] = False,
     out: Annotated[
         Path | None, typer.Option(help="Write the ScoreReport JSON to this file (atomically).")
@@ -255,6 +258,13 @@ def score(
         _fail(f"--by must be task, variant or suite, not {by!r}", 2)
     if resamples < 2:
         _fail("--resamples must be at least 2", 2)
+    if (tasks / "run.json").is_file():
+        if predictions is not None:
+            _fail("a run directory holds its own predictions: give only the directory", 2)
+        _score_run_dir(tasks, json_output=json_output, out=out, seed=seed, resamples=resamples, by=by)
+        return
+    if predictions is None:
+        _fail("give the predictions file (or a run directory instead of the tasks file)", 2)
     report = run(tasks, predictions, seed=seed, resamples=resamples, workers=workers)
     if out is not None or json_output:
         text = report.model_dump_json(indent=2)
@@ -271,6 +281,47 @@ def score(
         if not console.is_terminal:
             console.width = max(console.width, 110)  # a piped table keeps every column readable
         render_report(report, console, by=by)
+
+
+def _score_run_dir(
+    run_dir: Path, *, json_output: bool, out: Path | None, seed: int, resamples: int, by: str
+) -> None:
+    """A run directory's scores: the exact ones (scores.json) and the judged ones, recomputed from the
+    judgements with this seed (judge calls are never repeated for a table)."""
+    from lexsym.judges.scores import rescore_run
+    from lexsym.scoring import ScoreReport, render_report
+
+    exact = None
+    if (run_dir / "scores.json").is_file():
+        try:
+            exact = ScoreReport.model_validate_json((run_dir / "scores.json").read_text(encoding="utf-8"))
+        except ValueError as error:
+            _fail(f"{run_dir / 'scores.json'}: unreadable ({str(error).splitlines()[0]})", 2)
+    judged = rescore_run(run_dir, seed=seed, resamples=resamples)
+    if exact is None and judged is None:
+        _fail(f"{run_dir}: no scores yet: run `lexsym run` to the end, or `lexsym judge {run_dir}`", 2)
+    payload = {
+        "scores": None if exact is None else json.loads(exact.model_dump_json()),
+        "judged": None if judged is None else json.loads(judged.model_dump_json(exclude={"samples"})),
+    }
+    if out is not None:
+        from lexsym.atomic import write_atomic
+
+        write_atomic(out, json.dumps(payload, indent=2) + "\n")
+    if json_output:
+        sys.stdout.write(json.dumps(payload, indent=2) + "\n")
+        return
+    from rich.console import Console
+
+    from lexsym.judges.report import render_judged
+
+    console = Console()
+    if not console.is_terminal:
+        console.width = max(console.width, 110)
+    if exact is not None:
+        render_report(exact, console, by=by)
+    if judged is not None:
+        render_judged(judged, console)
 
 
 @app.command()
@@ -358,6 +409,13 @@ def run(
     )
     if header.status != "complete":
         sys.stderr.write("lexsym run: re-run the same command to resume\n")
+    elif header.scores is None:
+        from lexsym.runner.tasksets import load_task_set
+
+        if any(record["task"] == "OPEN" for record in load_task_set(header.tasks.path).records):
+            sys.stderr.write(
+                f"lexsym run: open answers are scored by a judge: lexsym judge {out} --judge MODEL\n"
+            )
     if json_output:
         sys.stdout.write(header.model_dump_json(indent=2) + "\n")
     elif result.report is not None:
@@ -371,6 +429,27 @@ def run(
         render_report(result.report, console, by=by)
     if header.stop_reason == "interrupted":
         raise typer.Exit(130)
+
+
+@app.command()
+def report(
+    runs: Annotated[list[Path], typer.Argument(help="Run directories written by `lexsym run`.")],
+    markdown: Annotated[bool, typer.Option("--markdown", help="Print a Markdown table.")] = False,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
+) -> None:
+    """Compare runs side by side: per task F1, OE validity and optimality, judged grades, cost."""
+    from lexsym.compare import comparison, render_comparison
+
+    table = comparison(list(runs))
+    if json_output:
+        sys.stdout.write(json.dumps(table, indent=2) + "\n")
+        return
+    from rich.console import Console
+
+    console = Console()
+    if not console.is_terminal:
+        console.width = max(console.width, 110)
+    render_comparison(table, console, markdown=markdown)
 
 
 cache_app = typer.Typer(no_args_is_help=True, help="The response cache of `lexsym run` (SQLite).")
@@ -416,6 +495,9 @@ def cache_clear(
     removed = clear_cache(cache_dir, model=model)
     which = f" of {model}" if model else ""
     sys.stdout.write(f"lexsym cache: removed {removed:,} entries{which} from {cache_path(cache_dir)}\n")
+
+
+app.add_typer(judge_app, name="judge")
 
 
 exam_app = typer.Typer(

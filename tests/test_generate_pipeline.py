@@ -158,3 +158,41 @@ def test_all_suites_cli_builds_the_whole_benchmark(tmp_path):
     assert done.returncode == 0, done.stderr
     manifest = json.loads((tmp_path / "bench" / "manifest.json").read_text())
     assert manifest["tasks"] == 9765 and len(manifest["suites"]) == 9
+
+
+def test_vanilla_setting_drops_the_statute_texts_but_not_the_gold(tmp_path):
+    """statutes_in_prompt: none is the 'vanilla' setting (the model must know the law): same cases, same
+    gold, the jurisdictions still named, no statute text; the setting is recorded on every task."""
+
+    def datasets(setting: str) -> list[Dataset]:
+        return suite_datasets(
+            {
+                "name": f"ctx-{setting}",
+                "base": {
+                    "asset_count_min": 2,
+                    "asset_count_max": 3,
+                    "state_jurisdictions": ["OR", "WI"],
+                    "statutes_in_prompt": setting,
+                    "split": {"dev": 0, "test": 4},
+                },
+                "vary": {"task": ["OE"]},
+            },
+            source="test",
+            seed=5,
+        )
+
+    generate(datasets("listed"), tmp_path / "listed", workers=1)
+    generate(datasets("none"), tmp_path / "none", workers=1)
+    listed, vanilla = _read(tmp_path / "listed" / "tasks.jsonl"), _read(tmp_path / "none" / "tasks.jsonl")
+    assert [r["gold"] for r in listed] == [r["gold"] for r in vanilla]
+    for with_text, without in zip(listed, vanilla, strict=True):
+        assert "Federal exemptions (11 U.S.C. § 522(d)):" in with_text["prompt"]["user"]
+        assert "Federal exemptions (11 U.S.C. § 522(d)):" not in without["prompt"]["user"]
+        assert "No statute texts are given" in without["prompt"]["user"]
+        assert "Oregon, Wisconsin" in without["prompt"]["user"]
+        assert with_text["metadata"]["context"]["setting"] == "statutes"
+        assert without["metadata"]["context"] == {
+            "setting": "none",
+            "statutes_in_prompt": "none",
+            "truncation": "none",
+        }

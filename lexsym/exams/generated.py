@@ -592,7 +592,9 @@ def render_mcq_prompt(
         "has_assets": bool(scenario.case.assets),
     }
     system = env.get_template("prompt/system.j2").render(context)
-    statutes = env.get_template("prompt/statutes.j2").render(sheet=sheet)
+    statutes = env.get_template("prompt/statutes.j2").render(
+        sheet=sheet, show_statutes=config.statutes_in_prompt != "none"
+    )
     options = "\n".join(f"{o.label}. {o.text}" for o in question.options)
     labels = [o.label for o in question.options]
     user = "\n\n".join(

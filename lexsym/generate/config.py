@@ -86,7 +86,12 @@ class GeneratorConfig(BaseModel):
         default=(), description="Only these kinds (and their subkinds)."
     )
     exclude_kinds: tuple[AssetKind, ...] = ()
-    statutes_in_prompt: str = Field(default="listed", pattern="^(listed|all)$")
+    statutes_in_prompt: str = Field(
+        default="listed",
+        pattern="^(listed|all|none)$",
+        description="Statute texts in the prompt: of the listed states (and federal), of every encoded "
+        "state, or none (the 'vanilla' setting: the model must know the law; the listed states are named).",
+    )
     rule_path_weights: dict[str, float] = Field(
         default_factory=lambda: {"730": 2.0, "180_whole": 2.0, "180_longer": 2.0, "tie": 1.0, "foreign": 1.0},
         description="Relative frequency of each 730-day-rule path (unreachable paths for a count drop out).",

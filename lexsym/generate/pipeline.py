@@ -91,6 +91,11 @@ def _run_job(job: _Job) -> list[tuple[str, int, str]]:
                 "governing_state": scenario.target_state,
                 "petition_date": scenario.case.petition_date.isoformat(),
                 "states_in_prompt": list(_prompt_jurisdictions(config)[1:]),
+                "context": {
+                    "setting": "none" if config.statutes_in_prompt == "none" else "statutes",
+                    "statutes_in_prompt": config.statutes_in_prompt,
+                    "truncation": "none",
+                },
                 "obfuscation": {
                     "irrelevant_asset_facts": config.irrelevant_asset_facts,
                     "irrelevant_domicile_facts": config.irrelevant_domicile_facts,

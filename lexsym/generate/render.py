@@ -375,6 +375,7 @@ def render_prompt(
         context,
         facts=render_fact_pattern(scenario, config),
         sheet=sheet,
+        show_statutes=config.statutes_in_prompt != "none",
         solved=solved,
         task=config.terminal_task.value,
     )

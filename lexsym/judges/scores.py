@@ -253,7 +253,13 @@ def _grouped(rows: list[dict[str, Any]], key: str) -> dict[Any, list[dict[str, A
 
 
 def score_judgements(
-    run_dir: Path, options: Any, records: dict[str, dict[str, Any]], samples: list[dict[str, Any]]
+    run_dir: Path,
+    options: Any,
+    records: dict[str, dict[str, Any]],
+    samples: list[dict[str, Any]],
+    *,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
 ) -> JudgedReport:
     """The report over the judgements of the judges in `options` (a JudgeOptions)."""
     from lexsym.judges.session import JUDGEMENTS, KINDS
@@ -281,6 +287,8 @@ def score_judgements(
         method=options.ensemble,
         partial=options.partial,
         records=records,
+        resamples=resamples,
+        seed=seed,
     )
     report.answering_cost = float(sum(float(sample.get("cost") or 0.0) for sample in samples))
     return report
@@ -295,3 +303,36 @@ def read_judged(run_dir: Path) -> JudgedReport | None:
     if not path.exists():
         return None
     return JudgedReport.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+def rescore_run(
+    run_dir: str | Path, *, ensemble: str | None = None, resamples: int = RESAMPLES, seed: int = SEED
+) -> JudgedReport | None:
+    """The judged report of a run recomputed from judgements.jsonl and judge.json (another ensemble rule,
+    seed or number of resamples needs no judge call); None when the run was never judged."""
+    from lexsym.errors import InputError
+    from lexsym.judges.session import JUDGE_HEADER, JudgeOptions, JudgeSpec, _load_run
+
+    run_dir = Path(run_dir)
+    path = run_dir / JUDGE_HEADER
+    if not path.exists():
+        return None
+    try:
+        header = json.loads(path.read_text(encoding="utf-8"))
+        specs = tuple(
+            JudgeSpec(
+                judge["model"],
+                temperature=judge["params"].get("temperature", 0.0),
+                seed=judge["params"].get("seed"),
+                max_tokens=judge["params"].get("max_tokens"),
+            )
+            for judge in header["judges"]
+        )
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise InputError(f"{path}: unreadable judge header ({error})") from None
+    options = JudgeOptions(
+        judges=specs, ensemble=ensemble or header.get("ensemble", "min"), partial=bool(header.get("partial"))
+    )
+    options.check()
+    _, samples, records = _load_run(run_dir)
+    return score_judgements(run_dir, options, records, samples, resamples=resamples, seed=seed)

@@ -20,7 +20,9 @@ def _answer(value: Any) -> str:
 
 
 class OracleModel:
-    """Answers with the gold answer: scores 100% by construction, which checks the whole pipeline."""
+    """Answers with the gold answer: scores 100% by construction, which checks the whole pipeline. For an
+    open question it writes the reference answer (or states every rubric item), which a sound judge must
+    grade at or near full marks: a check on the judge as much as on the pipeline."""
 
     id = "lexsym:oracle"
 
@@ -31,6 +33,11 @@ class OracleModel:
             raise PermanentModelError("lexsym:oracle needs the task record (its gold answer)")
         started = time.perf_counter()
         gold = task["gold"]
+        if task.get("task") == "OPEN":  # an essay: the reference answer, or every rubric item stated
+            text = gold.get("reference") or "\n".join(f"- {item}" for item in gold.get("rubrics", []))
+            return Completion(
+                text=text, latency=time.perf_counter() - started, finish_reason="stop", model=self.id
+            )
         if task.get("task") == "OE":
             gold = {"jurisdiction": gold["jurisdiction"], "schedule": gold["schedule"]}
         return Completion(
@@ -40,16 +47,24 @@ class OracleModel:
 
 class BaselineModel:
     """A deterministic, naive answerer: every jurisdiction in the prompt, every exemption the rules classify
-    under any of them, values capped only by the exemption's dollar limit, and greedy allocation."""
+    under any of them, values capped only by the exemption's dollar limit, and greedy allocation. On exam
+    tasks it gives a floor (`exam_floor_answer`)."""
 
     id = "lexsym:baseline"
 
     async def generate(
         self, messages: list[Message], params: GenerationParams, *, task: dict[str, Any] | None = None
     ) -> Completion:
-        if not task or "case" not in task:
-            raise PermanentModelError("lexsym:baseline needs the task record (its case)")
         started = time.perf_counter()
+        if task and task.get("task") in ("MCQ", "OPEN"):
+            return Completion(
+                text=exam_floor_answer(task),
+                latency=time.perf_counter() - started,
+                finish_reason="stop",
+                model=self.id,
+            )
+        if not task or not task.get("case"):
+            raise PermanentModelError("lexsym:baseline needs the task record (its case)")
         answers = baseline_answers(task)
         return Completion(
             text=_answer(answers[task["task"]]),
@@ -57,6 +72,17 @@ class BaselineModel:
             finish_reason="stop",
             model=self.id,
         )
+
+
+def exam_floor_answer(task: dict[str, Any]) -> str:
+    """The baseline on exam tasks: always the first option of an MCQ (chance level, and a probe of position
+    bias in scoring), and for an open question the question restated with no legal content, which any
+    sound judge grades at or near zero."""
+    if task["task"] == "MCQ":
+        labels = (task.get("reference") or {}).get("labels") or ["A"]
+        return f"ANSWER: {labels[0]}"
+    question = (task.get("reference") or {}).get("question") or task["prompt"]["user"]
+    return "The question asks: " + " ".join(str(question).split()[:60])
 
 
 def baseline_answers(task: dict[str, Any]) -> dict[str, Any]:

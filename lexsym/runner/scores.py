@@ -33,6 +33,7 @@ from lexsym.models.base import split_reasoning
 from lexsym.runner.rundir import Totals, read_samples
 from lexsym.runner.tasksets import TaskSet
 
+JUDGED_TASKS = ("OPEN",)
 SUMMARY_METRICS = ("format", "f1", "mare", "valid", "optimal")
 
 
@@ -116,12 +117,14 @@ def score_repeats(
     run_dir: Path, task_set: TaskSet, outputs: dict[int, dict[str, str | None]], *, workers: int = 0
 ) -> dict[int, Any]:
     """Score each repeat's predictions file against the tasks it answered; write scores(.rK).json.
-    Returns the ScoreReports by repeat."""
+    Returns the ScoreReports by repeat. Open questions are left to `lexsym judge` (judged.json): there is
+    no exact score for an essay."""
     from lexsym.scoring import score
 
     reports: dict[int, Any] = {}
+    judged = {r["id"] for r in task_set.records if r["task"] in JUDGED_TASKS}
     for repeat in sorted(outputs):
-        answered = outputs[repeat]
+        answered = {task_id: text for task_id, text in outputs[repeat].items() if task_id not in judged}
         if not answered:
             continue
         subset = None

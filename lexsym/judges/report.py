@@ -1,0 +1,193 @@
+"""Tables for people: judged scores with their standard errors, and judge validation results."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from lexsym.judges.scores import JudgedReport, ReferenceSummary, RubricSummary
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    console = Console()
+    if not console.is_terminal:
+        console.width = max(console.width, 110)
+    return console
+
+
+def _num(value: float | None, spec: str = ".3f") -> str:
+    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else format(value, spec)
+
+
+def _reference_row(name: str, s: ReferenceSummary) -> list[str]:
+    return [
+        name,
+        str(s.n),
+        f"{_num(s.mean)} ± {_num(s.se)}",
+        _num(s.se_clustered),
+        str(s.failed),
+        str(s.no_answer),
+    ]
+
+
+def _rubric_row(name: str, s: RubricSummary) -> list[str]:
+    return [
+        name,
+        str(s.n),
+        f"{_num(s.percent, '.1f')}% ± {_num(s.se, '.1f')}",
+        f"{_num(s.lower_percent, '.1f')}-{_num(s.upper_percent, '.1f')}%",
+        f"{s.incomplete} ({s.items_undecided} items)",
+        str(s.no_answer),
+    ]
+
+
+def render_judged(report: JudgedReport, console: Any = None) -> None:
+    """The reference-judge and rubric-judge tables: ensemble first, then each judge alone, by variant."""
+    from rich.table import Table
+    from rich.text import Text
+
+    console = console or _console()
+    judges = ", ".join(report.judges)
+    if report.reference is not None:
+        table = Table(
+            title=Text(f"Reference judge ({report.ensemble} of {judges}); grades 0-1, mean ± bootstrap SE")
+        )
+        for column in ("Rows", "n", "Grade", "Clustered SE", "Judge failures", "No answer"):
+            table.add_column(column, justify="left" if column == "Rows" else "right")
+        table.add_row(*map(Text, _reference_row(f"ensemble ({report.ensemble})", report.reference)))
+        for judge, summary in report.reference_by_judge.items():
+            table.add_row(*map(Text, _reference_row(f"judge {judge}", summary)))
+        for variant, summary in sorted(report.reference_by_variant.items()):
+            table.add_row(*map(Text, _reference_row(f"variant {variant}", summary)))
+        console.print(table)
+    if report.rubric is not None:
+        table = Table(
+            title=Text(f"Rubric judge ({report.ensemble} of {judges}); % of total points ± bootstrap SE")
+        )
+        for column in ("Rows", "n", "Score", "Bounds", "Incomplete", "No answer"):
+            table.add_column(column, justify="left" if column == "Rows" else "right")
+        table.add_row(*map(Text, _rubric_row(f"ensemble ({report.ensemble})", report.rubric)))
+        for judge, summary in report.rubric_by_judge.items():
+            table.add_row(*map(Text, _rubric_row(f"judge {judge}", summary)))
+        for variant, summary in sorted(report.rubric_by_variant.items()):
+            table.add_row(*map(Text, _rubric_row(f"variant {variant}", summary)))
+        console.print(table)
+    costs = report.cost_totals.get("by_judge", {})
+    if costs:
+        spent = ", ".join(
+            f"{judge} ${entry['cost']:.6f} ({entry['calls']} calls, {entry['cached']} cached)"
+            for judge, entry in costs.items()
+        )
+        answering = _num(report.answering_cost, ".6f")
+        console.print(Text(f"Judge cost: {spent}; answering model ${answering} (reported apart)"))
+
+
+def validate_judges(
+    ratings: dict[str, dict[str, float]],
+    judges: list[str],
+    *,
+    epsilon: float,
+    alpha: float,
+    metric: str,
+    min_items: int,
+) -> dict[str, Any]:
+    """The alt-test of each judge against the human raters (every rater that is not a judge), and the
+    pairwise agreement of all raters."""
+    from lexsym.judges.validation import alt_test, pairwise_agreement, score_grid
+
+    humans = {rater: scores for rater, scores in ratings.items() if rater not in judges}
+    if len(humans) < 2:
+        raise ValueError(
+            f"the alt-test needs at least two human raters besides the judges; found {len(humans)}"
+        )
+    tests = {}
+    for judge in judges:
+        result = alt_test(
+            humans,
+            ratings[judge],
+            epsilon=epsilon,
+            alpha=alpha,
+            metric=metric,
+            min_items_per_annotator=min_items,
+        )
+        tests[judge] = {
+            "winning_rate": result.winning_rate,
+            "advantage_probability": result.advantage_probability,
+            "passed": result.passed,
+            "epsilon": result.epsilon,
+            "alpha": result.alpha,
+            "metric": result.metric,
+            "items_used": result.items_used,
+            "items_dropped": result.items_dropped,
+            "skipped": [list(entry) for entry in result.skipped],
+            "trials": [
+                {
+                    "annotator": trial.annotator,
+                    "items": trial.items,
+                    "judge_advantage": trial.judge_advantage,
+                    "annotator_advantage": trial.annotator_advantage,
+                    "t": trial.t_statistic,
+                    "p": trial.p_value,
+                    "rejected": trial.rejected,
+                }
+                for trial in result.trials
+            ],
+        }
+    values = {score for scores in ratings.values() for score in scores.values()}
+    grid = score_grid()
+    categories = list(grid) if values <= set(grid) else None
+    agreement = [
+        {
+            "first": pair.first,
+            "second": pair.second,
+            "items": pair.items,
+            "pearson": pair.pearson,
+            "qwk": pair.kappa,
+            "mae": pair.mae,
+        }
+        for pair in pairwise_agreement(ratings, categories=categories)
+    ]
+    return {"alt_test": tests, "agreement": agreement, "raters": sorted(ratings), "judges": judges}
+
+
+def render_validation(result: dict[str, Any], console: Any = None) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    console = console or _console()
+    table = Table(title=Text("Alternative Annotator Test (pass: winning rate ω ≥ 0.5)"))
+    for column in ("Judge", "ω", "ρ", "Passed", "ε", "Metric", "Items", "Annotators (p)"):
+        table.add_column(
+            column, justify="left" if column in ("Judge", "Metric", "Annotators (p)") else "right"
+        )
+    for judge, test in result["alt_test"].items():
+        trials = ", ".join(
+            f"{t['annotator']} ({_num(t['p'], '.3g')}{' won' if t['rejected'] else ''})"
+            for t in test["trials"]
+        )
+        table.add_row(
+            Text(judge),
+            _num(test["winning_rate"], ".2f"),
+            _num(test["advantage_probability"], ".3f"),
+            "yes" if test["passed"] else "no",
+            _num(test["epsilon"], ".2f"),
+            Text(test["metric"]),
+            str(test["items_used"]),
+            Text(trials),
+        )
+    console.print(table)
+    pairs = Table(title=Text("Agreement between raters"))
+    for column in ("First", "Second", "Items", "Pearson r", "QWK", "MAE"):
+        pairs.add_column(column, justify="left" if column in ("First", "Second") else "right")
+    for pair in result["agreement"]:
+        pairs.add_row(
+            Text(str(pair["first"])),
+            Text(str(pair["second"])),
+            str(pair["items"]),
+            _num(pair["pearson"]),
+            _num(pair["qwk"]),
+            _num(pair["mae"]),
+        )
+    console.print(pairs)

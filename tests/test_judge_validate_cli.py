@@ -1,0 +1,106 @@
+"""`lexsym judge validate`: the alt-test and rater agreement from a ratings file, and its input errors."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lexsym.errors import InputError
+from lexsym.judges.labels import read_ratings
+from lexsym.judges.report import validate_judges
+
+
+def write_ratings(path: Path, *, items: int = 40, seed: int = 3) -> Path:
+    """Three experts who mostly agree on a 0-1 grade, a judge that follows them, and a constant judge."""
+    rng = random.Random(seed)
+    rows = []
+    for item in range(items):
+        truth = rng.randrange(0, 11) / 10
+        scores = {}
+        for expert in ("expert-1", "expert-2", "expert-3"):
+            noise = rng.choice([0.0, 0.0, 0.0, 0.1, -0.1, 0.2])
+            scores[expert] = min(1.0, max(0.0, round(truth + noise, 1)))
+        scores["good-judge"] = truth
+        scores["constant-judge"] = 0.5
+        rows += [{"item": f"q{item}", "rater": rater, "score": score} for rater, score in scores.items()]
+    with open(path, "w", newline="") as stream:
+        writer = csv.DictWriter(stream, fieldnames=["item", "rater", "score"])
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def test_a_judge_that_follows_the_experts_passes_and_a_constant_one_fails(tmp_path):
+    ratings = read_ratings(write_ratings(tmp_path / "labels.csv"))
+    result = validate_judges(
+        ratings, ["good-judge", "constant-judge"], epsilon=0.2, alpha=0.05, metric="neg_rmse", min_items=30
+    )
+    assert result["alt_test"]["good-judge"]["passed"] is True
+    assert result["alt_test"]["good-judge"]["winning_rate"] >= 0.5
+    assert result["alt_test"]["constant-judge"]["passed"] is False
+    pairs = {(p["first"], p["second"]): p for p in result["agreement"]}
+    assert pairs[("expert-1", "expert-2")]["pearson"] > 0.8
+    assert len(result["agreement"]) == 10  # every pair of the five raters
+
+
+def test_cli_prints_the_test_and_the_agreement(tmp_path):
+    labels = write_ratings(tmp_path / "labels.csv")
+    command = [
+        sys.executable,
+        "-m",
+        "lexsym",
+        "judge",
+        "validate",
+        str(labels),
+        "--judge",
+        "good-judge",
+        "--judge",
+        "constant-judge",
+        "--metric",
+        "neg_rmse",
+        "--json",
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["alt_test"]["good-judge"]["passed"] is True
+    assert len(result["alt_test"]["good-judge"]["trials"]) == 3  # one per expert, judges left out
+    assert result["alt_test"]["constant-judge"]["passed"] is False
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("item,rater\nq1,a\n", "missing column(s) score"),
+        ("item,rater,score\nq1,a,high\n", "labels.csv:2: score 'high' is not a number"),
+        ("item,rater,score\nq1,a,0.5\nq1,a,0.6\n", "labels.csv:3: rater 'a' scores item 'q1' twice"),
+        ("item,rater,score\n", "no ratings"),
+    ],
+)
+def test_bad_ratings_files_are_refused_with_the_line(tmp_path, content, message):
+    path = tmp_path / "labels.csv"
+    path.write_text(content)
+    with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        read_ratings(path)
+
+
+def test_cli_error_is_one_line(tmp_path):
+    path = tmp_path / "labels.jsonl"
+    path.write_text('{"item": "q1", "rater": "a", "score": 0.5}\n{"item": "q1"\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "lexsym", "judge", "validate", str(path), "--judge", "a"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (
+        done.returncode == 2
+        and done.stderr.count("\n") == 1
+        and "labels.jsonl:2: invalid JSON" in done.stderr
+    )
