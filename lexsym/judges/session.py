@@ -39,6 +39,7 @@ from lexsym.models.base import (
     Model,
     ModelError,
     TransientModelError,
+    close_model,
 )
 from lexsym.runner.cache import CacheError, ResponseCache, cache_key, cache_path, is_cacheable
 from lexsym.runner.limits import RateLimiter, RetryPolicy, StopSignal, sleep_unless_stopped
@@ -504,6 +505,8 @@ async def judge_run_async(
             await writer.close()
             if cache is not None:
                 cache.close()
+            for caller in callers.values():
+                await close_model(caller.model)
         if failure:
             raise failure[0]
 

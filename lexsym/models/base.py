@@ -77,3 +77,10 @@ def split_reasoning(text: str) -> tuple[str, str | None]:
         return text, None
     answer = _THINK.sub("", text).strip()
     return answer, "\n\n".join(block.strip() for block in blocks)
+
+
+async def close_model(model: object) -> None:
+    """Let a backend release what it holds in the current event loop (its `aclose`, when it has one)."""
+    closer = getattr(model, "aclose", None)
+    if closer is not None:
+        await closer()

@@ -147,6 +147,19 @@ class LiteLLMModel:
     def __repr__(self) -> str:
         return f"LiteLLMModel({self.model!r}, api_base={self.api_base!r}, api_key_env={self.api_key_env!r})"
 
+    async def aclose(self) -> None:
+        """Stop litellm's background logging worker in this event loop. Left running, it is destroyed
+        pending when the loop closes, and a second run in the same process finds it bound to a dead loop.
+        Best effort: the worker is a litellm internal that may change."""
+        if _litellm is None:
+            return
+        try:
+            from litellm.litellm_core_utils.logging_worker import GLOBAL_LOGGING_WORKER
+
+            await GLOBAL_LOGGING_WORKER.stop(timeout=2.0)
+        except Exception:  # a litellm without this worker, or one that fails to stop: nothing to clean
+            pass
+
     def request(self, messages: list[Message], params: GenerationParams) -> dict[str, Any]:
         """The keyword arguments for `litellm.acompletion`, without the key (which is added at call time).
 

@@ -44,7 +44,15 @@ from lexsym._version import __version__
 from lexsym.answers import parse_answer
 from lexsym.errors import InputError
 from lexsym.models import load_model
-from lexsym.models.base import Completion, GenerationParams, Message, Model, ModelError, split_reasoning
+from lexsym.models.base import (
+    Completion,
+    GenerationParams,
+    Message,
+    Model,
+    ModelError,
+    close_model,
+    split_reasoning,
+)
 from lexsym.runner.cache import CacheError, ResponseCache, cache_key_from_digest, cache_path, is_cacheable
 from lexsym.runner.limits import Budget, RateLimiter, RetryPolicy, StopSignal, sleep_unless_stopped
 from lexsym.runner.progress import RunProgress
@@ -594,6 +602,8 @@ async def run_tasks_async(
                         if isinstance(error, (KeyboardInterrupt, asyncio.CancelledError))
                         else f"error: {_one_line(error)}"
                     )
+                finally:
+                    await close_model(chosen)
         finally:
             if cache is not None:
                 cache.close()
