@@ -42,6 +42,7 @@ def loop() -> Iterator[asyncio.AbstractEventLoop]:
     """One event loop for the module: litellm caches its HTTP clients per loop, as a real run would."""
     event_loop = asyncio.new_event_loop()
     yield event_loop
+    event_loop.run_until_complete(LiteLLMModel("openai/stub-model").aclose())  # litellm's logging worker
     event_loop.run_until_complete(event_loop.shutdown_asyncgens())
     event_loop.close()
 

@@ -97,7 +97,8 @@ def test_every_failure_shape_becomes_the_right_sample_record(tmp_path, stub, ae_
     cut = samples[4]
     assert cut["finish_reason"] == "length" and cut["parsed"] is False and cut["error"] is None
     thought = samples[5]
-    assert thought["reasoning"] and "730 days" in thought["reasoning"] and "<think>" not in thought["completion"]
+    assert thought["reasoning"] and "730 days" in thought["reasoning"]
+    assert "<think>" not in thought["completion"]
     failed = samples[6]
     assert failed["error_kind"] == "permanent" and "400" in failed["error"] and failed["completion"] is None
     assert FAKE_KEY not in json.dumps(samples)
