@@ -15,6 +15,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from lexsym.console import table_console
 from lexsym.errors import LexsymError
 from lexsym.judges.commands import judge_app
 
@@ -275,11 +276,7 @@ def score(
         if json_output:
             sys.stdout.write(text + "\n")
     if not json_output:
-        from rich.console import Console
-
-        console = Console()
-        if not console.is_terminal:
-            console.width = max(console.width, 110)  # a piped table keeps every column readable
+        console = table_console()
         render_report(report, console, by=by)
 
 
@@ -311,13 +308,10 @@ def _score_run_dir(
     if json_output:
         sys.stdout.write(json.dumps(payload, indent=2) + "\n")
         return
-    from rich.console import Console
 
     from lexsym.judges.report import render_judged
 
-    console = Console()
-    if not console.is_terminal:
-        console.width = max(console.width, 110)
+    console = table_console()
     if exact is not None:
         render_report(exact, console, by=by)
     if judged is not None:
@@ -419,13 +413,9 @@ def run(
     if json_output:
         sys.stdout.write(header.model_dump_json(indent=2) + "\n")
     elif result.report is not None:
-        from rich.console import Console
-
         from lexsym.scoring import render_report
 
-        console = Console()
-        if not console.is_terminal:
-            console.width = max(console.width, 110)
+        console = table_console()
         render_report(result.report, console, by=by)
     if header.stop_reason == "interrupted":
         raise typer.Exit(130)
@@ -444,11 +434,8 @@ def report(
     if json_output:
         sys.stdout.write(json.dumps(table, indent=2) + "\n")
         return
-    from rich.console import Console
 
-    console = Console()
-    if not console.is_terminal:
-        console.width = max(console.width, 110)
+    console = table_console()
     render_comparison(table, console, markdown=markdown)
 
 
@@ -606,11 +593,8 @@ def exam_score(
     if json_output:
         sys.stdout.write(text + "\n")
         return
-    from rich.console import Console
 
-    console = Console()
-    if not console.is_terminal:
-        console.width = max(console.width, 110)
+    console = table_console()
     render_evaluation(report, console)
 
 

@@ -6,10 +6,15 @@ CI runs the `ci` hypothesis profile (bounded examples); `-m slow` tests raise th
 from __future__ import annotations
 
 import os
+import socket
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.stub_server import FAKE_KEY, StubServer
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -32,3 +37,38 @@ def shared() -> Path:
     if path is None:
         pytest.skip("third-party reference data (../shared or $LEXSYM_SHARED) is not present")
     return path
+
+
+@pytest.fixture(scope="module")
+def stub() -> Iterator[StubServer]:
+    """The scripted OpenAI-compatible server on 127.0.0.1, one per test module."""
+    server = StubServer(slow_seconds=3.0, retry_after=7)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def offline(monkeypatch: pytest.MonkeyPatch, stub: StubServer, tmp_path: Path) -> None:
+    """For tests that call models: a fake key in the environment, a private response cache, a fresh
+    script on the stub, and no connection beyond 127.0.0.1 (a test that tries one fails)."""
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+    monkeypatch.setenv("LEXSYM_CACHE_DIR", str(tmp_path / "cache"))
+    stub.reset()
+    connect, connect_ex = socket.socket.connect, socket.socket.connect_ex
+
+    def local_only(address: Any) -> None:
+        host = address[0] if isinstance(address, tuple) else None
+        if host is not None and host not in ("127.0.0.1", "::1", "localhost"):
+            raise OSError(f"a test tried to reach {address!r}: tests must stay offline")
+
+    def guarded_connect(self: socket.socket, address: Any) -> None:
+        local_only(address)
+        return connect(self, address)
+
+    def guarded_connect_ex(self: socket.socket, address: Any) -> int:
+        local_only(address)
+        return connect_ex(self, address)
+
+    monkeypatch.setattr(socket.socket, "connect", guarded_connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", guarded_connect_ex)

@@ -21,6 +21,7 @@ from collections import Counter, deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+FAKE_KEY = "sk-lexsym-fake-0123456789abcdef"  # the key tests put in the environment: never to be echoed
 MARKER = re.compile(r"\[\[scenario:([\w-]+)\]\]")
 
 ANSWER = 'FINAL ANSWER: {"jurisdiction": "federal"}'

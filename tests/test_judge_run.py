@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,38 +21,15 @@ from lexsym.models.base import Completion, GenerationParams
 from lexsym.runner.limits import RetryPolicy
 from lexsym.runner.run import RunOptions, run_tasks
 from tests.judge_replies import rubric_reply
-from tests.stub_server import StubServer
+from tests.stub_server import FAKE_KEY
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "exams"
-FAKE_KEY = "sk-test-judge-0123456789abcdef"
 JUDGE = "litellm:openai/gpt-4o-mini"  # a name litellm has prices for, so judge cost is counted
 JUDGE_B = "litellm:openai/judge-b"
 FAST_RETRY = RetryPolicy(base=0.01, cap=0.05, max_attempts=4)
 
-
-@pytest.fixture(scope="module")
-def stub() -> Iterator[StubServer]:
-    server = StubServer(slow_seconds=5.0, retry_after=7)
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(autouse=True)
-def offline(monkeypatch: pytest.MonkeyPatch, stub: StubServer) -> None:
-    """A fake key, a fresh script on the stub, and no connection beyond 127.0.0.1."""
-    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
-    stub.reset()
-    connect = socket.socket.connect
-
-    def guarded(self: socket.socket, address: Any) -> None:
-        host = address[0] if isinstance(address, tuple) else None
-        if host is not None and host not in ("127.0.0.1", "::1", "localhost"):
-            raise OSError(f"a test tried to reach {address!r}: tests must stay offline")
-        return connect(self, address)
-
-    monkeypatch.setattr(socket.socket, "connect", guarded)
+pytestmark = pytest.mark.usefixtures("offline")
 
 
 class Answers:
@@ -234,6 +209,16 @@ def test_rubric_judge_shares_points_and_counts_undecided_items(tmp_path, stub):
     assert (rubric.n, rubric.complete, rubric.incomplete, rubric.items_undecided) == (2, 1, 1, 1)
     assert rubric.percent == pytest.approx(100 * (sum(points) - points[0]) / tasks[0]["gold"]["total_points"])
     assert rubric.lower_percent < rubric.upper_percent
+    from io import StringIO
+
+    from rich.console import Console
+
+    from lexsym.judges.report import render_judged
+
+    shown = Console(file=StringIO(), width=200)
+    render_judged(result.report, shown)
+    table = shown.file.getvalue()
+    assert "Rubric judge" in table and f"{rubric.percent:.1f}% ±" in table and "1 (1 items)" in table
 
 
 def test_unanswered_samples_are_the_models_failure_not_the_judges(tmp_path, stub):

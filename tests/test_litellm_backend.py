@@ -19,22 +19,15 @@ import pytest
 from lexsym.errors import InputError
 from lexsym.models import GenerationParams, PermanentModelError, TransientModelError, load_model
 from lexsym.models.litellm_backend import REDACTED, LiteLLMModel, redact_secrets
-from tests.stub_server import ANSWER, REASONING, TRUNCATED, USAGE, StubServer
+from tests.stub_server import ANSWER, FAKE_KEY, REASONING, TRUNCATED, USAGE, StubServer
 
-FAKE_KEY = "sk-lexsym-fake-0123456789abcdef"
 MODEL = "openai/stub-model"
 T = TypeVar("T")
 
+pytestmark = pytest.mark.usefixtures("offline")
+
 
 # -- fixtures -------------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def stub() -> Iterator[StubServer]:
-    server = StubServer(slow_seconds=5.0, retry_after=7)
-    server.start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture(scope="module")
@@ -45,30 +38,6 @@ def loop() -> Iterator[asyncio.AbstractEventLoop]:
     event_loop.run_until_complete(LiteLLMModel("openai/stub-model").aclose())  # litellm's logging worker
     event_loop.run_until_complete(event_loop.shutdown_asyncgens())
     event_loop.close()
-
-
-@pytest.fixture(autouse=True)
-def offline(monkeypatch: pytest.MonkeyPatch, stub: StubServer) -> None:
-    """A fake key in the environment, a fresh script on the stub, and no connection beyond 127.0.0.1."""
-    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
-    stub.reset()
-    connect, connect_ex = socket.socket.connect, socket.socket.connect_ex
-
-    def local_only(address: Any) -> None:
-        host = address[0] if isinstance(address, tuple) else None
-        if host is not None and host not in ("127.0.0.1", "::1", "localhost"):
-            raise OSError(f"a test tried to reach {address!r}: tests must stay offline")
-
-    def guarded_connect(self: socket.socket, address: Any) -> None:
-        local_only(address)
-        return connect(self, address)
-
-    def guarded_connect_ex(self: socket.socket, address: Any) -> int:
-        local_only(address)
-        return connect_ex(self, address)
-
-    monkeypatch.setattr(socket.socket, "connect", guarded_connect)
-    monkeypatch.setattr(socket.socket, "connect_ex", guarded_connect_ex)
 
 
 def run(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T]) -> T:

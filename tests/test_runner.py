@@ -24,14 +24,13 @@ from typing import Any
 import pytest
 
 from lexsym.errors import InputError
-from lexsym.generate.pipeline import generate
-from lexsym.generate.suites import suite_datasets
 from lexsym.models.base import Completion, GenerationParams, PermanentModelError, TransientModelError
 from lexsym.models.local import OracleModel
 from lexsym.runner import RetryPolicy, RunOptions, read_samples, run_tasks
 from lexsym.runner.limits import RateLimiter
 from lexsym.runner.rundir import RunDir
 from lexsym.runner.tasksets import load_task_set, prompt_sha256, select
+from tests.task_sets import generate_task_set
 
 REPO = Path(__file__).resolve().parents[1]
 FAST_RETRY = RetryPolicy(base=0.001, cap=0.005, max_attempts=4)
@@ -46,25 +45,7 @@ def private_cache(tmp_path, monkeypatch):
 @pytest.fixture(scope="module")
 def task_dir(tmp_path_factory) -> Path:
     """Four cases (two or three assets, some married, WI and IL), each task on every case: 20 tasks."""
-    datasets = suite_datasets(
-        {
-            "name": "tiny",
-            "base": {
-                "asset_count_min": 2,
-                "asset_count_max": 3,
-                "married_ratio": 0.5,
-                "domicile_count_min": 1,
-                "domicile_count_max": 3,
-                "state_jurisdictions": ["WI", "IL"],
-                "split": {"dev": 1, "test": 3},
-            },
-            "vary": {"task": ["AE", "EC", "EV", "NA", "OE"]},
-        },
-        source="test",
-    )
-    out = tmp_path_factory.mktemp("tiny")
-    generate(datasets, out, workers=1)
-    return out
+    return generate_task_set(tmp_path_factory.mktemp("tiny"), {"task": ["AE", "EC", "EV", "NA", "OE"]})
 
 
 @pytest.fixture(scope="module")

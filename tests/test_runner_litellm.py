@@ -5,67 +5,30 @@ permanent 400) each end up as the sample record they should, and the run carries
 from __future__ import annotations
 
 import json
-import socket
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from lexsym.generate.pipeline import generate
-from lexsym.generate.suites import suite_datasets
 from lexsym.runner import RetryPolicy, RunOptions, read_samples, run_tasks
-from tests.stub_server import StubServer
+from tests.stub_server import FAKE_KEY
+from tests.task_sets import generate_task_set
 
-FAKE_KEY = "sk-test-runner-0123456789abcdef"
 MODEL = "litellm:openai/gpt-4o-mini"  # priced by litellm, so cost is counted
 FAST_RETRY = RetryPolicy(base=0.01, cap=0.05, max_attempts=4)
 AE_ANSWER = 'Reasoning first.\nFINAL ANSWER: ["Federal", "Wisconsin"]'
 
-
-@pytest.fixture(scope="module")
-def stub() -> Iterator[StubServer]:
-    server = StubServer(slow_seconds=3.0, retry_after=7)
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(autouse=True)
-def offline(monkeypatch: pytest.MonkeyPatch, stub: StubServer, tmp_path: Path) -> None:
-    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
-    monkeypatch.setenv("LEXSYM_CACHE_DIR", str(tmp_path / "cache"))
-    stub.reset()
-    connect = socket.socket.connect
-
-    def guarded(self: socket.socket, address: Any) -> None:
-        host = address[0] if isinstance(address, tuple) else None
-        if host is not None and host not in ("127.0.0.1", "::1", "localhost"):
-            raise OSError(f"a test tried to reach {address!r}: tests must stay offline")
-        return connect(self, address)
-
-    monkeypatch.setattr(socket.socket, "connect", guarded)
+pytestmark = pytest.mark.usefixtures("offline")
 
 
 @pytest.fixture(scope="module")
 def ae_tasks(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("ae")
-    datasets = suite_datasets(
-        {
-            "name": "ae",
-            "base": {
-                "asset_count_min": 1,
-                "asset_count_max": 2,
-                "state_jurisdictions": ["WI"],
-                "split": {"dev": 0, "test": 7},
-            },
-            "vary": {"task": ["AE"]},
-        },
-        source="test",
-        seed=11,
-    )
-    generate(datasets, out, workers=1)
-    return out
+    base = {
+        "asset_count_min": 1,
+        "asset_count_max": 2,
+        "state_jurisdictions": ["WI"],
+        "split": {"dev": 0, "test": 7},
+    }
+    return generate_task_set(tmp_path_factory.mktemp("ae"), {"task": ["AE"]}, base=base, seed=11)
 
 
 def test_every_failure_shape_becomes_the_right_sample_record(tmp_path, stub, ae_tasks):

@@ -14,9 +14,8 @@ from typing import Any
 
 import pytest
 
-from lexsym.generate.pipeline import generate
-from lexsym.generate.suites import suite_datasets
 from lexsym.scoring import ScoreReport, score
+from tests.task_sets import generate_task_set
 
 OTHER_STATES = ("Oregon", "Arizona", "Pennsylvania")
 
@@ -24,25 +23,8 @@ OTHER_STATES = ("Oregon", "Arizona", "Pennsylvania")
 @pytest.fixture(scope="module")
 def tasks_path(tmp_path_factory) -> Path:
     """Four cases (two or three assets, some married, WI and IL) with each task on every case: 20 tasks."""
-    datasets = suite_datasets(
-        {
-            "name": "tiny",
-            "base": {
-                "asset_count_min": 2,
-                "asset_count_max": 3,
-                "married_ratio": 0.5,
-                "domicile_count_min": 1,
-                "domicile_count_max": 3,
-                "state_jurisdictions": ["WI", "IL"],
-                "split": {"dev": 1, "test": 3},
-            },
-            "vary": {"variant": ["AE", "AE-EC", "EV", "NA", "AE-OE"]},
-        },
-        source="test",
-    )
-    out = tmp_path_factory.mktemp("tiny")
-    generate(datasets, out, workers=1)
-    return out / "tasks.jsonl"
+    vary = {"variant": ["AE", "AE-EC", "EV", "NA", "AE-OE"]}
+    return generate_task_set(tmp_path_factory.mktemp("tiny"), vary) / "tasks.jsonl"
 
 
 @pytest.fixture(scope="module")

@@ -5,16 +5,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from lexsym.console import table_console
 from lexsym.judges.scores import JudgedReport, ReferenceSummary, RubricSummary
-
-
-def _console() -> Any:
-    from rich.console import Console
-
-    console = Console()
-    if not console.is_terminal:
-        console.width = max(console.width, 110)
-    return console
 
 
 def _num(value: float | None, spec: str = ".3f") -> str:
@@ -43,37 +35,57 @@ def _rubric_row(name: str, s: RubricSummary) -> list[str]:
     ]
 
 
-def render_judged(report: JudgedReport, console: Any = None) -> None:
-    """The reference-judge and rubric-judge tables: ensemble first, then each judge alone, by variant."""
+def _summary_table(
+    title: str,
+    columns: tuple[str, ...],
+    row: Any,
+    ensemble: tuple[str, Any],
+    by_judge: dict[str, Any],
+    by_variant: dict[str, Any],
+) -> Any:
+    """One judge table: the ensemble first, then each judge alone, then each variant."""
     from rich.table import Table
     from rich.text import Text
 
-    console = console or _console()
+    table = Table(title=Text(title))
+    for column in ("Rows", *columns):
+        table.add_column(column, justify="left" if column == "Rows" else "right")
+    rows = [ensemble, *((f"judge {j}", s) for j, s in by_judge.items())]
+    rows += [(f"variant {v}", s) for v, s in sorted(by_variant.items())]
+    for name, summary in rows:
+        table.add_row(*map(Text, row(name, summary)))
+    return table
+
+
+def render_judged(report: JudgedReport, console: Any = None) -> None:
+    """The reference-judge and rubric-judge tables, and the judges' cost."""
+    from rich.text import Text
+
+    console = console or table_console()
     judges = ", ".join(report.judges)
+    ensemble = f"ensemble ({report.ensemble})"
     if report.reference is not None:
-        table = Table(
-            title=Text(f"Reference judge ({report.ensemble} of {judges}); grades 0-1, mean ± bootstrap SE")
+        console.print(
+            _summary_table(
+                f"Reference judge ({report.ensemble} of {judges}); grades 0-1, mean ± bootstrap SE",
+                ("n", "Grade", "Clustered SE", "Judge failures", "No answer"),
+                _reference_row,
+                (ensemble, report.reference),
+                report.reference_by_judge,
+                report.reference_by_variant,
+            )
         )
-        for column in ("Rows", "n", "Grade", "Clustered SE", "Judge failures", "No answer"):
-            table.add_column(column, justify="left" if column == "Rows" else "right")
-        table.add_row(*map(Text, _reference_row(f"ensemble ({report.ensemble})", report.reference)))
-        for judge, summary in report.reference_by_judge.items():
-            table.add_row(*map(Text, _reference_row(f"judge {judge}", summary)))
-        for variant, summary in sorted(report.reference_by_variant.items()):
-            table.add_row(*map(Text, _reference_row(f"variant {variant}", summary)))
-        console.print(table)
     if report.rubric is not None:
-        table = Table(
-            title=Text(f"Rubric judge ({report.ensemble} of {judges}); % of total points ± bootstrap SE")
+        console.print(
+            _summary_table(
+                f"Rubric judge ({report.ensemble} of {judges}); % of total points ± bootstrap SE",
+                ("n", "Score", "Bounds", "Incomplete", "No answer"),
+                _rubric_row,
+                (ensemble, report.rubric),
+                report.rubric_by_judge,
+                report.rubric_by_variant,
+            )
         )
-        for column in ("Rows", "n", "Score", "Bounds", "Incomplete", "No answer"):
-            table.add_column(column, justify="left" if column == "Rows" else "right")
-        table.add_row(*map(Text, _rubric_row(f"ensemble ({report.ensemble})", report.rubric)))
-        for judge, summary in report.rubric_by_judge.items():
-            table.add_row(*map(Text, _rubric_row(f"judge {judge}", summary)))
-        for variant, summary in sorted(report.rubric_by_variant.items()):
-            table.add_row(*map(Text, _rubric_row(f"variant {variant}", summary)))
-        console.print(table)
     costs = report.cost_totals.get("by_judge", {})
     if costs:
         spent = ", ".join(
@@ -156,7 +168,7 @@ def render_validation(result: dict[str, Any], console: Any = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    console = console or _console()
+    console = console or table_console()
     table = Table(title=Text("Alternative Annotator Test (pass: winning rate ω ≥ 0.5)"))
     for column in ("Judge", "ω", "ρ", "Passed", "ε", "Metric", "Items", "Annotators (p)"):
         table.add_column(

@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 from lexsym.atomic import write_atomic
 from lexsym.judges.ensemble import combine
 from lexsym.metrics import bootstrap_se
+from lexsym.runner.rundir import read_samples
 
 JUDGED = "judged.json"
 RESAMPLES = 1000
@@ -266,21 +267,13 @@ def score_judgements(
 
     digests = {template.digest for template in KINDS.values()}
     wanted = {spec.model: spec.fingerprint for spec in options.judges}
-    lines = []
-    path = run_dir / JUDGEMENTS
-    for raw in path.read_bytes().split(b"\n") if path.exists() else []:
-        if not raw.strip():
-            continue
-        try:
-            line = json.loads(raw)
-        except ValueError:
-            continue
-        if (
-            isinstance(line, dict)
-            and wanted.get(line.get("judge")) == line.get("judge_fingerprint")
-            and line.get("template_digest") in digests
-        ):
-            lines.append(line)
+    # Judgement lines carry task_id and repeat like sample lines, so the same tolerant reader serves.
+    lines = [
+        line
+        for line in read_samples(run_dir / JUDGEMENTS)
+        if wanted.get(line.get("judge")) == line.get("judge_fingerprint")
+        and line.get("template_digest") in digests
+    ]
     report = build_report(
         lines,
         judges=[spec.model for spec in options.judges],

@@ -14,7 +14,6 @@ cost is counted in `judge.json`, apart from the answering model's cost in run.js
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import hashlib
 import json
 import logging
@@ -37,13 +36,23 @@ from lexsym.models.base import (
     GenerationParams,
     Message,
     Model,
-    ModelError,
+    PermanentModelError,
     TransientModelError,
     close_model,
 )
 from lexsym.runner.cache import CacheError, ResponseCache, cache_key, cache_path, is_cacheable
-from lexsym.runner.limits import RateLimiter, RetryPolicy, StopSignal, sleep_unless_stopped
-from lexsym.runner.rundir import HEADER, SAMPLES, RunDir, SampleWriter, read_samples
+from lexsym.runner.calls import call_model
+from lexsym.runner.limits import RateLimiter, RetryPolicy, StopSignal
+from lexsym.runner.rundir import (
+    HEADER,
+    SAMPLES,
+    RunDir,
+    SampleWriter,
+    lock_file,
+    read_samples,
+    set_aside_lines,
+    unlock_file,
+)
 from lexsym.runner.tasksets import load_task_set
 
 log = logging.getLogger("lexsym.judges")
@@ -153,28 +162,6 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-class _Lock:
-    """An exclusive lock on the run directory's judging (the kernel drops it if the process dies)."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        self._fd: int | None = None
-
-    def __enter__(self) -> _Lock:
-        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(self._fd)
-            raise InputError(f"{self.path.parent}: another `lexsym judge` is judging this run") from None
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._fd is not None:
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
-            os.close(self._fd)
-
-
 def prepare_judgements(path: Path, *, retry_errors: bool) -> dict[str, dict[str, Any]]:
     """The judgements already on disk, by key, after setting aside lines that cannot stand.
 
@@ -184,41 +171,21 @@ def prepare_judgements(path: Path, *, retry_errors: bool) -> dict[str, dict[str,
     settings the judge would give the same reply again.
     """
     done: dict[str, dict[str, Any]] = {}
-    if not path.exists():
-        return done
-    data = path.read_bytes()
-    keep: list[bytes] = []
-    dropped: list[bytes] = []
-    for raw in data.split(b"\n"):
-        if not raw.strip():
-            continue
-        try:
-            line = json.loads(raw)
-        except (ValueError, RecursionError):
-            line = None
-        if not isinstance(line, dict) or not isinstance(line.get("key"), str) or line["key"] in done:
-            dropped.append(raw)
-            continue
+
+    def verdict(line: Any, torn: bool) -> str | None:
+        if not isinstance(line, dict) or not isinstance(line.get("key"), str):
+            return "torn last line" if torn else "unreadable line"
+        if line["key"] in done:
+            return "duplicate judgement"
         if line.get("error_kind") == "transient" or (retry_errors and line.get("error_kind")):
-            dropped.append(raw)
-            continue
+            return "failed call to retry"
         done[line["key"]] = line
-        keep.append(raw)
+        return None
+
+    dropped, _ = set_aside_lines(path, path.parent / JUDGEMENTS_DROPPED, verdict)
     if dropped:
-        with open(path.parent / JUDGEMENTS_DROPPED, "ab") as stream:
-            stream.write(b"".join(line + b"\n" for line in dropped))
-            stream.flush()
-            os.fsync(stream.fileno())
-        write_atomic(path, b"".join(line + b"\n" for line in keep).decode("utf-8"))
-        log.warning(
-            "%s: set aside %d line(s) in %s; they will be judged again",
-            path,
-            len(dropped),
-            JUDGEMENTS_DROPPED,
-        )
-    elif data and not data.endswith(b"\n"):
-        with open(path, "ab") as stream:
-            stream.write(b"\n")
+        summary = ", ".join(f"{count} {reason}" for reason, count in dropped.items())
+        log.warning("%s: set aside %s in %s; they will be judged again", path, summary, JUDGEMENTS_DROPPED)
     return done
 
 
@@ -257,29 +224,25 @@ class _Caller:
                 hit.cost = 0.0
                 self.totals.cached += 1
                 return hit
-        attempts = 0
-        while True:
-            if self.stop.is_set() or not await self.limiter.acquire(self.stop):
-                raise TransientModelError(f"not asked: {self.stop.reason}")
-            attempts += 1
-            self.totals.calls += 1
+        call = await call_model(
+            self.model, messages, params, limiter=self.limiter, retry=self.retry, rng=self.rng, stop=self.stop
+        )
+        self.totals.calls += call.attempts
+        if call.stopped:
+            raise TransientModelError(f"not asked: {self.stop.reason}")
+        completion = call.completion
+        if completion is None:
+            failed = TransientModelError if call.error_kind == "transient" else PermanentModelError
+            raise failed(call.error or "no completion")
+        self.totals.tokens_in += int(completion.tokens_in or 0)
+        self.totals.tokens_out += int(completion.tokens_out or 0)
+        self.totals.cost += float(completion.cost or 0.0)
+        if self.cache is not None and key is not None:
             try:
-                completion = await self.model.generate(messages, params)
-            except ModelError as error:
-                if error.transient and attempts < self.retry.max_attempts:
-                    delay = self.retry.delay(attempts - 1, self.rng, getattr(error, "retry_after", None))
-                    if await sleep_unless_stopped(delay, self.stop):
-                        continue
-                raise
-            self.totals.tokens_in += int(completion.tokens_in or 0)
-            self.totals.tokens_out += int(completion.tokens_out or 0)
-            self.totals.cost += float(completion.cost or 0.0)
-            if self.cache is not None and key is not None:
-                try:
-                    self.cache.put(key, self.spec.model, completion)
-                except CacheError as error:
-                    log.warning("%s; this judge reply is not cached", error)
-            return completion
+                self.cache.put(key, self.spec.model, completion)
+            except CacheError as error:
+                log.warning("%s; this judge reply is not cached", error)
+        return completion
 
 
 @dataclass
@@ -323,9 +286,16 @@ def judge_header(options: JudgeOptions, run_header: Any, previous: dict[str, Any
     }
 
 
+def _rubric(record: dict[str, Any]) -> list[Any]:
+    gold = record["gold"]
+    return rubric_items(gold["rubrics"], gold.get("total_points"), gold.get("points"))
+
+
 async def _judge_one(item: _Pending, caller: _Caller, retries: int) -> dict[str, Any]:
+    """One judgement line. A sample the model never answered (its call failed) goes through the judge's
+    empty-answer path: the model's failure, scored 0, no judge call, marked `no_answer`."""
     record, sample = item.record, item.sample
-    gold, reference = record["gold"], record.get("reference") or {}
+    reference = record.get("reference") or {}
     question = reference.get("question") or record["prompt"]["user"]
     answer = sample.get("completion")
     params = item.spec.params
@@ -333,19 +303,19 @@ async def _judge_one(item: _Pending, caller: _Caller, retries: int) -> dict[str,
         result = await judge_reference(
             caller,
             question=question,
-            reference=gold["reference"],
+            reference=record["gold"]["reference"],
             answer=answer,
             params=params,
             retries=retries,
         )
-        body = result.to_json()
     else:
-        items = rubric_items(gold["rubrics"], gold.get("total_points"), gold.get("points"))
         result = await judge_rubric(
-            caller, question=question, answer=answer, items=items, params=params, retries=retries
+            caller, question=question, answer=answer, items=_rubric(record), params=params, retries=retries
         )
-        body = result.to_json()
-    line = {
+    body = result.to_json()
+    if answer is None and sample.get("error"):
+        body.update(status="no_answer", problem=f"the model gave no answer: {sample['error']}")
+    return {
         "key": item.key,
         "sample_id": sample["id"],
         "task_id": sample["task_id"],
@@ -360,45 +330,6 @@ async def _judge_one(item: _Pending, caller: _Caller, retries: int) -> dict[str,
         **body,
         "finished_at": time.time(),
     }
-    return line
-
-
-def _no_answer_line(item: _Pending) -> dict[str, Any]:
-    """A sample the model never answered (its call failed): the model's failure, scored 0, no judge call."""
-    template = KINDS[item.kind]
-    line: dict[str, Any] = {
-        "key": item.key,
-        "sample_id": item.sample["id"],
-        "task_id": item.sample["task_id"],
-        "repeat": item.sample["repeat"],
-        "variant": item.record.get("variant"),
-        "kind": item.kind,
-        "judge": item.spec.model,
-        "judge_fingerprint": item.spec.fingerprint,
-        "params": item.spec.params.key_fields(),
-        "template": template.id,
-        "template_digest": template.digest,
-        "status": "no_answer",
-        "score": 0.0,
-        "problem": f"the model gave no answer: {item.sample.get('error')}",
-        "cost": 0.0,
-        "attempts": [],
-        "finished_at": time.time(),
-    }
-    if item.kind == "rubric":
-        gold = item.record["gold"]
-        items = rubric_items(gold["rubrics"], gold.get("total_points"), gold.get("points"))
-        total = sum(entry.points for entry in items)
-        line.update(
-            earned=0.0,
-            total=total,
-            undecided_points=0.0,
-            items=[
-                {"id": entry.id, "points": entry.points, "satisfied": False, "reason": "no answer"}
-                for entry in items
-            ],
-        )
-    return line
 
 
 def judge_run(
@@ -441,13 +372,13 @@ async def judge_run_async(
         )
     for _, record, kind in pending_samples:
         if kind == "rubric":
-            gold = record["gold"]
             try:
-                rubric_items(gold["rubrics"], gold.get("total_points"), gold.get("points"))
+                _rubric(record)
             except ValueError as error:
                 raise InputError(f"{run_header.tasks.path}: task {record['id']!r}: {error}") from None
 
-    with _Lock(run_dir / JUDGE_LOCK):
+    lock = lock_file(run_dir / JUDGE_LOCK, f"{run_dir}: another `lexsym judge` is judging this run")
+    try:
         path = run_dir / JUDGEMENTS
         done = prepare_judgements(path, retry_errors=options.retry_errors)
         header_path = run_dir / JUDGE_HEADER
@@ -486,10 +417,7 @@ async def judge_run_async(
         async def worker() -> None:
             while queue and not stop.is_set():
                 item = queue.pop()
-                if item.sample.get("completion") is None and item.sample.get("error"):
-                    line = _no_answer_line(item)
-                else:
-                    line = await _judge_one(item, callers[item.spec.model], options.retries)
+                line = await _judge_one(item, callers[item.spec.model], options.retries)
                 if line.get("error_kind") == "transient" and stop.is_set():
                     continue  # not asked because the run stopped: judged on resume
                 totals.judged += 1
@@ -526,4 +454,6 @@ async def judge_run_async(
         header["totals"] = report.cost_totals
         write_atomic(header_path, json.dumps(header, indent=2) + "\n")
         write_judged(run_dir, report)
+    finally:
+        unlock_file(lock)
     return JudgeResult(run_dir, header, totals.judged, report)

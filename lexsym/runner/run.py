@@ -49,12 +49,12 @@ from lexsym.models.base import (
     GenerationParams,
     Message,
     Model,
-    ModelError,
     close_model,
     split_reasoning,
 )
 from lexsym.runner.cache import CacheError, ResponseCache, cache_key_from_digest, cache_path, is_cacheable
-from lexsym.runner.limits import Budget, RateLimiter, RetryPolicy, StopSignal, sleep_unless_stopped
+from lexsym.runner.calls import call_model, one_line
+from lexsym.runner.limits import Budget, RateLimiter, RetryPolicy, StopSignal
 from lexsym.runner.progress import RunProgress
 from lexsym.runner.quick_score import QuickScorer
 from lexsym.runner.rundir import (
@@ -80,7 +80,6 @@ from lexsym.runner.tasksets import TASKS, TaskSet, load_task_set, messages_for, 
 log = logging.getLogger("lexsym.runner")
 
 _SLOW_ORACLE = re.compile(r"lexsym:slow-oracle(?::(\d+(?:\.\d+)?))?")
-_ERROR_LIMIT = 500
 
 
 @dataclass(frozen=True)
@@ -184,17 +183,6 @@ def _git() -> tuple[str | None, bool | None]:
         return None, None
 
 
-def _one_line(error: BaseException) -> str:
-    text = " ".join(str(error).split())
-    status = getattr(error, "status", None)
-    message = (
-        f"{error.__class__.__name__}{f' ({status})' if status else ''}: {text}"
-        if text
-        else error.__class__.__name__
-    )
-    return message if len(message) <= _ERROR_LIMIT else message[: _ERROR_LIMIT - 1] + "…"
-
-
 @dataclass
 class _Item:
     record: dict[str, Any]
@@ -245,7 +233,7 @@ class _Session:
     def _fail(self, error: BaseException) -> None:
         if self.failure is None:
             self.failure = error
-        self.stop.set(f"error: {_one_line(error)}")
+        self.stop.set(f"error: {one_line(error)}")
 
     def _on_signal(self) -> None:
         self._interrupts += 1
@@ -319,36 +307,23 @@ class _Session:
             cached = completion is not None
             if cached:
                 latency = time.perf_counter() - started
-        while completion is None:
-            if self.stop.is_set():
+        if completion is None:
+            call = await call_model(
+                self.model,
+                item.messages,
+                self.params,
+                limiter=self.limiter,
+                retry=self.retry,
+                rng=self.rng,
+                stop=self.stop,
+                task=item.record,
+            )
+            if call.stopped:
                 return  # not finished: left unrecorded, so a resume does it
-            waited = time.perf_counter()
-            if not await self.limiter.acquire(self.stop):
-                return
-            call = time.perf_counter()
-            outside += call - waited
-            attempts += 1
-            try:
-                completion = await self.model.generate(item.messages, self.params, task=item.record)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                outside += time.perf_counter() - call
-                transient = isinstance(exc, ModelError) and exc.transient
-                if transient and attempts < self.retry.max_attempts:
-                    delay = self.retry.delay(attempts - 1, self.rng, getattr(exc, "retry_after", None))
-                    waited = time.perf_counter()
-                    if not await sleep_unless_stopped(delay, self.stop):
-                        return
-                    outside += time.perf_counter() - waited
-                    continue
-                error, kind = _one_line(exc), ("transient" if transient else "permanent")
-                if not isinstance(exc, ModelError):
-                    log.debug("model %s raised on %s", self.model_id, item.sample_id, exc_info=True)
-                break
-            latency = time.perf_counter() - call
-            outside += latency
-            if self.cache is not None and item.key is not None:
+            outside = call.waited
+            completion, error, kind = call.completion, call.error, call.error_kind
+            attempts, latency = call.attempts, call.latency
+            if completion is not None and self.cache is not None and item.key is not None:
                 self._cache_put(item.key, completion)
         record = self._record(item, completion, error, kind, attempts, latency, cached)
         self.writer.append(record.model_dump_json() + "\n")
@@ -600,7 +575,7 @@ async def run_tasks_async(
                     engine.stop.set(
                         "interrupted"
                         if isinstance(error, (KeyboardInterrupt, asyncio.CancelledError))
-                        else f"error: {_one_line(error)}"
+                        else f"error: {one_line(error)}"
                     )
                 finally:
                     await close_model(chosen)

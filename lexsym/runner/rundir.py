@@ -26,7 +26,7 @@ import asyncio
 import json
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -192,25 +192,11 @@ class RunDir:
             raise InputError(f"{self.path}: cannot create the run directory: {error.strerror}") from None
         if not self.path.is_dir():
             raise InputError(f"{self.path}: not a directory")
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows: no flock; one run per directory by convention
-            return
-        fd = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.read(fd, 64).decode(errors="replace").strip() or "?"
-            os.close(fd)
-            raise InputError(f"{self.path} is in use by another lexsym run (pid {holder})") from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
-        self._lock_fd = fd
+        self._lock_fd = lock_file(self.path / LOCK, f"{self.path} is in use by another lexsym run")
 
     def unlock(self) -> None:
-        if self._lock_fd is not None:
-            os.close(self._lock_fd)  # closing the descriptor releases the flock
-            self._lock_fd = None
+        unlock_file(self._lock_fd)
+        self._lock_fd = None
 
     def read_header(self) -> RunHeader | None:
         """The header, None for a new directory; InputError for one that is not a lexsym run."""
@@ -266,42 +252,21 @@ class RunDir:
         append starts on a fresh line.
         """
         scan = SampleScan()
-        if not self.samples_path.exists():
-            return scan
-        data = self.samples_path.read_bytes()
-        pieces = data.split(b"\n")
-        tail_complete = data.endswith(b"\n") or not data
-        keep: list[bytes] = []
-        dropped: list[bytes] = []
-        for number, raw in enumerate(pieces, start=1):
-            last = number == len(pieces)
-            if last and not raw:
-                break
-            if not raw.strip():
-                continue
-            reason = None
-            record = _parse_line(raw)
+
+        def verdict(line: Any, torn: bool) -> str | None:
+            record = _sample_fields(line)
             if record is None:
-                reason = "torn last line" if last and not tail_complete else "unreadable line"
-            else:
-                key = (record["task_id"], record["repeat"])
-                if key in scan.done:
-                    reason = "duplicate sample"
-                elif record.get("error") and (record.get("error_kind") == "transient" or retry_errors):
-                    reason = "failed sample to retry"
-                else:
-                    scan.done.add(key)
-                    keep.append(raw)
-                    continue
-            dropped.append(raw)
-            scan.dropped[reason] = scan.dropped.get(reason, 0) + 1
-        scan.kept = len(keep)
-        if dropped:
-            with open(self.path / DROPPED, "ab") as stream:
-                stream.write(b"".join(line + b"\n" for line in dropped))
-                stream.flush()
-                os.fsync(stream.fileno())
-            write_atomic(self.samples_path, b"".join(line + b"\n" for line in keep).decode("utf-8"))
+                return "torn last line" if torn else "unreadable line"
+            key = (record["task_id"], record["repeat"])
+            if key in scan.done:
+                return "duplicate sample"
+            if record.get("error") and (record.get("error_kind") == "transient" or retry_errors):
+                return "failed sample to retry"
+            scan.done.add(key)
+            return None
+
+        scan.dropped, scan.kept = set_aside_lines(self.samples_path, self.path / DROPPED, verdict)
+        if scan.dropped:
             summary = ", ".join(f"{count} {reason}" for reason, count in scan.dropped.items())
             log.warning(
                 "%s: set aside %s in %s; those samples will be done again",
@@ -309,20 +274,93 @@ class RunDir:
                 summary,
                 DROPPED,
             )
-        elif not tail_complete:
-            with open(self.samples_path, "ab") as stream:  # a complete last record whose newline was cut
-                stream.write(b"\n")
-                stream.flush()
-                os.fsync(stream.fileno())
         return scan
+
+
+def lock_file(path: Path, busy: str) -> int | None:
+    """Take an exclusive lock on `path` (created if needed) and write our pid into it; InputError with
+    `busy` and the holder's pid when another process holds it. The kernel drops the lock when the holder
+    dies, even by SIGKILL. None where there is no flock (Windows: one process per directory by convention)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover
+        return None
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.read(fd, 64).decode(errors="replace").strip() or "?"
+        os.close(fd)
+        raise InputError(f"{busy} (pid {holder})") from None
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode())
+    return fd
+
+
+def unlock_file(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)  # closing the descriptor releases the flock
+
+
+def set_aside_lines(
+    path: Path, dropped: Path, verdict: Callable[[Any, bool], str | None]
+) -> tuple[dict[str, int], int]:
+    """Before appending to an append-only JSONL file, move the lines that cannot stand to `dropped`.
+
+    `verdict(line, torn)` gets each line parsed (None when it is not JSON; `torn` when that is the last
+    line and the file does not end with a newline, which is what a kill mid-write leaves) and returns the
+    reason to set it aside, or None to keep it. With lines set aside the file is rewritten atomically;
+    either way it ends with a newline afterwards, so the next append starts on a fresh line. Returns the
+    set-aside counts by reason, and the number of lines kept.
+    """
+    if not path.exists():
+        return {}, 0
+    data = path.read_bytes()
+    pieces = data.split(b"\n")
+    tail_complete = data.endswith(b"\n") or not data
+    keep: list[bytes] = []
+    moved: list[bytes] = []
+    reasons: dict[str, int] = {}
+    for number, raw in enumerate(pieces, start=1):
+        last = number == len(pieces)
+        if last and not raw:
+            break
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw)
+        except (ValueError, RecursionError):
+            line = None
+        reason = verdict(line, last and not tail_complete)
+        if reason is None:
+            keep.append(raw)
+        else:
+            moved.append(raw)
+            reasons[reason] = reasons.get(reason, 0) + 1
+    if moved:
+        with open(dropped, "ab") as stream:
+            stream.write(b"".join(line + b"\n" for line in moved))
+            stream.flush()
+            os.fsync(stream.fileno())
+        write_atomic(path, b"".join(line + b"\n" for line in keep).decode("utf-8"))
+    elif not tail_complete:
+        with open(path, "ab") as stream:  # a complete last record whose newline was cut
+            stream.write(b"\n")
+            stream.flush()
+            os.fsync(stream.fileno())
+    return reasons, len(keep)
 
 
 def _parse_line(raw: bytes) -> dict[str, Any] | None:
     """A sample line as a dict with a string task_id and an int repeat, or None."""
     try:
-        record = json.loads(raw)
+        return _sample_fields(json.loads(raw))
     except (ValueError, RecursionError):
         return None
+
+
+def _sample_fields(record: Any) -> dict[str, Any] | None:
+    """`record` when it is a sample line's dict (a string task_id, an int repeat), else None."""
     if (
         not isinstance(record, dict)
         or not isinstance(record.get("task_id"), str)
