@@ -37,6 +37,9 @@ class AllocationProblem:
     group_limits: dict[tuple[str, str], int] = field(default_factory=dict)  # (group, claimant) -> dollars
     group_members: set[tuple[str, str, str]] = field(default_factory=set)  # (asset, exemption, group)
     exclusions: set[tuple[str, str]] = field(default_factory=set)  # stated both ways
+    claimant_exclusions: set[tuple[str, str]] = field(default_factory=set)  # per claimant, both ways
+    class_limits: dict[tuple[str, str, str], int] = field(default_factory=dict)  # (exemption, scope, class)
+    class_members: set[tuple[str, str, str]] = field(default_factory=set)  # (asset, exemption, class)
     solo: set[str] = field(default_factory=set)  # exemptions that may not share an asset with another
 
     @property
@@ -71,6 +74,9 @@ class AllocationProblem:
         lines += [f"group_limit({g},{c},{v})." for (g, c), v in sorted(self.group_limits.items())]
         lines += [f"group_member({a(k)},{e},{g})." for k, e, g in sorted(self.group_members)]
         lines += [f"excluded_pair({e1},{e2})." for e1, e2 in sorted(self.exclusions)]
+        lines += [f"claimant_excluded_pair({e1},{e2})." for e1, e2 in sorted(self.claimant_exclusions)]
+        lines += [f"class_limit({e},{s},{k},{v})." for (e, s, k), v in sorted(self.class_limits.items())]
+        lines += [f"class_member({a(x)},{e},{k})." for x, e, k in sorted(self.class_members)]
         lines += [f"solo({e})." for e in sorted(self.solo)]
         return "\n".join(lines) + "\n"
 
@@ -88,10 +94,14 @@ class AllocationProblem:
         problem = cls(claimants=[], asset_values={}, interests={}, eligible=set(), draws={})
         problem.claimants = sorted((c for (c,) in rows.get("claimant", [])), key=lambda c: (c != "debtor", c))
         problem.asset_values = {a: v for a, v in rows.get("asset_value", [])}
-        problem.interests = {(c, a): v for c, a, v in rows.get("interest", [])}
 
         def mine(name: str):
             return (row[1:] for row in rows.get(name, []) if row[0] == jurisdiction)
+
+        # What each claimant may claim in each asset under this jurisdiction (claim_room/4); a contract
+        # from rows without it (older callers) falls back to the ownership interests.
+        room = {(c, a): v for c, a, v in mine("claim_room")}
+        problem.interests = room or {(c, a): v for c, a, v in rows.get("interest", [])}
 
         problem.eligible = {(a, e) for a, e, _basis in mine("eligible_by")}
         problem.draws = {(e, c): s for e, c, s in mine("draws")}
@@ -105,6 +115,9 @@ class AllocationProblem:
         problem.group_limits = {(g, c): v for g, c, v in mine("group_limit")}
         problem.group_members = {(a, e, g) for a, e, g in mine("group_member")}
         problem.exclusions = {(e1, e2) for e1, e2 in mine("excluded_pair")}
+        problem.claimant_exclusions = {(e1, e2) for e1, e2 in mine("claimant_excluded_pair")}
+        problem.class_limits = {(e, s, k): v for e, s, k, v in mine("class_limit")}
+        problem.class_members = {(a, e, k) for a, e, k in mine("class_member")}
         problem.solo = {e for (e,) in mine("solo")}
         return problem
 

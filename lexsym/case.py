@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from lexsym.errors import InputError
+from lexsym.readings import Readings
 from lexsym.vocabulary import (
     FOREIGN,
     STATES,
@@ -24,6 +25,10 @@ from lexsym.vocabulary import (
     Use,
     VehicleType,
 )
+
+BAPCPA_EFFECTIVE = dt.date(2005, 10, 17)
+"""The 730-day rule of 11 U.S.C. § 522(b)(3)(A) governs petitions filed on or after this date (Pub. L. 109-8,
+§ 1501); the rules encode that law and no earlier one."""
 
 MAX_TOTAL_VALUE = 1_000_000_000
 """Clingo integers are 32-bit; keeping the estate under $1 billion leaves room for every sum."""
@@ -51,7 +56,8 @@ class DomicilePeriod(BaseModel):
     end: dt.date | None = Field(
         default=None,
         description="First day domiciled elsewhere (the next period's start). Omit, or give the petition "
-        "date, for the domicile on the day of filing.",
+        "date, for the domicile on the day of filing. A period may start on the petition date (a move on "
+        "the petition day): it holds no day of either window, and the place before it keeps them.",
     )
 
     @field_validator("state")
@@ -61,6 +67,20 @@ class DomicilePeriod(BaseModel):
         if code != FOREIGN and code not in STATES:
             raise ValueError(f"unknown state code {value!r} (use a USPS code such as 'OR', or 'FOREIGN')")
         return code
+
+
+class Contribution(BaseModel):
+    """A contribution the debtor paid into a retirement fund (state exemptions exclude recent ones)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    date: dt.date
+    amount: int = Field(ge=0, description="Whole dollars.")
+
+    @field_validator("amount", mode="before")
+    @classmethod
+    def _whole(cls, value: Any) -> Any:
+        return _whole_dollars(value)
 
 
 class Asset(BaseModel):
@@ -109,6 +129,17 @@ class Asset(BaseModel):
         description="Equity rolled over from a previous principal residence in the same state, bought before "
         "the 1,215 days before filing (11 U.S.C. § 522(p)(2)(B)).",
     )
+    appreciation: int = Field(
+        default=0,
+        ge=0,
+        description="Dollars of the value that are passive market appreciation since the debtor acquired "
+        "the interest (not payments or improvements); read by the 11 U.S.C. § 522(p) readings.",
+    )
+    contributions: list[Contribution] = Field(
+        default_factory=list,
+        description="Retirement funds: the debtor's contributions with their dates (A.R.S. § 33-1126(B) and "
+        "42 Pa. Cons. Stat. § 8124(b)(1)(ix) exclude recent ones). Rollovers are not contributions.",
+    )
     reasonably_necessary: int | None = Field(
         default=None,
         ge=0,
@@ -121,7 +152,7 @@ class Asset(BaseModel):
         "(for replaying cases labelled by other tools).",
     )
 
-    @field_validator("value", "reasonably_necessary", "prior_residence_equity", mode="before")
+    @field_validator("value", "reasonably_necessary", "prior_residence_equity", "appreciation", mode="before")
     @classmethod
     def _whole(cls, value: Any) -> Any:
         return _whole_dollars(value)
@@ -160,6 +191,26 @@ class Case(BaseModel):
     filing: Filing = Filing.SINGLE
     debtors: list[str] = Field(default_factory=list, description="Names, for narratives only.")
     domicile: list[DomicilePeriod] = Field(min_length=1)
+    spouse_domicile: list[DomicilePeriod] | None = Field(
+        default=None,
+        description="Joint cases: the spouse's own domicile history when the spouses lived apart; omitted, "
+        "the spouse shares the debtor's. 11 U.S.C. § 522(b)(3)(A) is applied to each spouse (§ 522(m)).",
+    )
+    filed_in: str | None = Field(
+        default=None,
+        description="USPS code of the state whose bankruptcy district the case is filed in; default: where "
+        "the debtor is domiciled on the petition date. Read by opt-outs limited to filings in the state "
+        "and by the § 522(b)(1) deemed election.",
+    )
+    spouses_cannot_agree: bool = Field(
+        default=False,
+        description="Joint cases: the spouses cannot agree on the system to elect (11 U.S.C. § 522(b)(1)).",
+    )
+    readings: Readings = Field(
+        default_factory=Readings,
+        description="Contested readings of the law to solve under (lexsym.readings); omitted ones take "
+        "their stated defaults.",
+    )
     assets: list[Asset] = Field(default_factory=list)
     visits: list[Visit] = Field(
         default_factory=list, description="Stays that do not change domicile; the law ignores them."
@@ -168,27 +219,73 @@ class Case(BaseModel):
         default_factory=list, description="Property others own; not part of the estate."
     )
 
+    @field_validator("filed_in")
+    @classmethod
+    def _filed_in_state(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        code = value.strip().upper()
+        if code not in STATES:
+            raise ValueError(f"unknown state code {value!r} (use a USPS code such as 'OR')")
+        return code
+
     @model_validator(mode="after")
     def _consistent(self) -> Case:
-        self._check_domicile()
+        if self.petition_date < BAPCPA_EFFECTIVE:
+            raise ValueError(
+                f"petition_date: {self.petition_date} is before {BAPCPA_EFFECTIVE} (BAPCPA); the rules "
+                "encode the 730-day rule of 11 U.S.C. § 522(b)(3)(A) and no earlier law"
+            )
+        self._check_domicile(self.domicile, "domicile")
+        if self.spouse_domicile is not None:
+            if self.filing is not Filing.JOINT:
+                raise ValueError("spouse_domicile: only a joint filing has a spouse")
+            if not self.spouse_domicile:
+                raise ValueError("spouse_domicile: give at least one period, or omit it")
+            self._check_domicile(self.spouse_domicile, "spouse_domicile")
+        if self.spouses_cannot_agree and self.filing is not Filing.JOINT:
+            raise ValueError("spouses_cannot_agree: only a joint filing has two debtors to disagree")
         self._check_assets()
         return self
 
-    def _check_domicile(self) -> None:
-        periods = sorted(enumerate(self.domicile), key=lambda item: item[1].start)
+    def _check_domicile(self, history: list[DomicilePeriod], field: str) -> None:
+        periods = sorted(enumerate(history), key=lambda item: item[1].start)
         previous_end: dt.date | None = None
         previous_index = -1
         for index, period in periods:
             end = period.end or self.petition_date
             if period.start > self.petition_date:
-                raise ValueError(f"domicile[{index}].start is after the petition date")
+                raise ValueError(f"{field}[{index}].start is after the petition date")
             if end > self.petition_date:
-                raise ValueError(f"domicile[{index}].end is after the petition date")
-            if end <= period.start:
-                raise ValueError(f"domicile[{index}] ends on or before it starts")
+                raise ValueError(f"{field}[{index}].end is after the petition date")
+            moved_on_petition_day = period.start == self.petition_date == end
+            if end <= period.start and not moved_on_petition_day:
+                raise ValueError(f"{field}[{index}] ends on or before it starts")
             if previous_end is not None and period.start < previous_end:
-                raise ValueError(f"domicile[{index}] overlaps domicile[{previous_index}]")
+                raise ValueError(f"{field}[{index}] overlaps {field}[{previous_index}]")
             previous_end, previous_index = end, index
+
+    def domicile_of(self, claimant: str) -> list[DomicilePeriod]:
+        """The domicile history of `claimant` (debtor or spouse); a spouse without one shares the debtor's."""
+        if claimant == "spouse" and self.spouse_domicile is not None:
+            return self.spouse_domicile
+        return self.domicile
+
+    def place_on_petition_date(self, claimant: str = "debtor") -> str | None:
+        """Where `claimant` is domiciled on the petition date (the period reaching it), or None."""
+        reaching = [
+            period
+            for period in self.domicile_of(claimant)
+            if (period.end or self.petition_date) == self.petition_date
+        ]
+        return max(reaching, key=lambda period: period.start).state if reaching else None
+
+    def filing_state(self) -> str | None:
+        """The state of the district the case is filed in: filed_in, else the debtor's domicile on filing."""
+        if self.filed_in is not None:
+            return self.filed_in
+        place = self.place_on_petition_date("debtor")
+        return place if place in STATES else None
 
     def _check_assets(self) -> None:
         seen: set[str] = set()
@@ -202,6 +299,13 @@ class Case(BaseModel):
                 day = getattr(asset, name)
                 if day is not None and day > self.petition_date:
                     raise ValueError(f"assets[{index}].{name} is after the petition date")
+            for number, contribution in enumerate(asset.contributions):
+                if contribution.date > self.petition_date:
+                    raise ValueError(
+                        f"assets[{index}].contributions[{number}].date is after the petition date"
+                    )
+            if asset.appreciation > asset.value:
+                raise ValueError(f"assets[{index}].appreciation exceeds its value")
         if sum(asset.value for asset in self.assets) > MAX_TOTAL_VALUE:
             raise ValueError(f"assets: total value exceeds ${MAX_TOTAL_VALUE:,}")
 

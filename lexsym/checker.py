@@ -24,6 +24,7 @@ from lexsym.facts import asp_string
 from lexsym.rules import rules_root
 from lexsym.solution import Solution
 from lexsym.solver import _statute_citations, allowable_jurisdictions, first_pass, jurisdiction_id, solve
+from lexsym.systems import system_constant, system_name, system_parts
 from lexsym.vocabulary import JURISDICTION_NAMES
 from lexsym.whatif import ExemptionTable
 
@@ -65,7 +66,7 @@ class ScheduleVerdict:
 
 
 def _name(code: str | None) -> str:
-    return JURISDICTION_NAMES.get(code or "", code or "no jurisdiction")
+    return system_name(code) if code else "no jurisdiction"
 
 
 def _money(value: object) -> str:
@@ -106,11 +107,13 @@ def _amount(value: object) -> int | None:
 
 
 def _jurisdiction_constant(code: str | None) -> str:
-    """A safe ASP constant for an answer's jurisdiction: known ids as themselves, anything else `other`."""
+    """A safe ASP term for an answer's system: known ids and composites of them as themselves, else other."""
     if code is None:
         return "none"
     code = code.upper()
-    return code.lower() if code in JURISDICTION_NAMES else "other"
+    if all(part in JURISDICTION_NAMES for part in system_parts(code)) and len(system_parts(code)) <= 2:
+        return system_constant(code)
+    return "other"
 
 
 def _facts(
@@ -201,7 +204,7 @@ def check_schedules(
             for asset, e, v in ((a, e, v) for n, a, e, v in first.rows["claimed"] if n == number)
         }
         if not violations and jurisdiction:
-            problem = AllocationProblem.from_rows(first.rows, jurisdiction.lower())
+            problem = AllocationProblem.from_rows(first.rows, system_constant(jurisdiction))
             if not split_exists(problem, by_exemption, root=root):
                 violations.append(
                     Violation(
@@ -249,11 +252,12 @@ def _statute_citation_jurisdictions(root: Path) -> tuple[tuple[str, str], ...]:
         [root / "encodings" / "vocabulary.lp", *statute_files(root)],
         "#show jc(C,J) : citation(E,C), exemption(E,J).",
     )
-    return tuple(
-        (citation_key(s.arguments[0].string), jurisdiction_id(s.arguments[1]))
-        for s in symbols
-        if s.match("jc", 2)
-    )
+    owners: dict[str, set[str]] = defaultdict(set)
+    for symbol in symbols:
+        if symbol.match("jc", 2):
+            owners[citation_key(symbol.arguments[0].string)].add(jurisdiction_id(symbol.arguments[1]))
+    # A citation shared by several systems (11 U.S.C. § 522(b)(3)(C) is in every state's) names none of them.
+    return tuple((key, next(iter(codes))) for key, codes in sorted(owners.items()) if len(codes) == 1)
 
 
 class _Describer:

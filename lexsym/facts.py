@@ -47,21 +47,41 @@ def _days_in_month(year: int, month: int) -> int:
     return (following - dt.timedelta(days=1)).day
 
 
-def case_facts(case: Case) -> list[str]:
-    """Facts for one case, sorted so that the same case always grounds (and solves) the same way."""
+def claimants(case: Case) -> list[str]:
+    return ["debtor", "spouse"] if case.filing is Filing.JOINT else ["debtor"]
+
+
+def domicile_facts(case: Case) -> list[str]:
+    """What the 730-day rule reads: the petition, the claimants, each one's domicile history and where they
+    live on the petition date, the filing state, and the contested readings."""
     facts: list[str] = [
         f"petition_date({asp_date(case.petition_date)}).",
         f"petition_day({case.petition_date.toordinal()}).",
         f"filing({case.filing.value}).",
-        "claimant(debtor).",
     ]
-    if case.filing is Filing.JOINT:
-        facts.append("claimant(spouse).")
-    for index, period in enumerate(case.domicile):
-        end = (period.end or case.petition_date).toordinal()
-        facts.append(
-            f"domicile_period({index},{place_constant(period.state)},{period.start.toordinal()},{end})."
-        )
+    for claimant in claimants(case):
+        facts.append(f"claimant({claimant}).")
+        for index, period in enumerate(case.domicile_of(claimant)):
+            end = (period.end or case.petition_date).toordinal()
+            place = place_constant(period.state)
+            facts.append(f"domicile_period({claimant},{index},{place},{period.start.toordinal()},{end}).")
+        place = case.place_on_petition_date(claimant)
+        if place is not None:
+            facts.append(f"domiciled_on_petition_day({claimant},{place_constant(place)}).")
+    filed = case.filing_state()
+    if filed is not None:
+        facts.append(f"filed_in({place_constant(filed)}).")
+    if case.spouses_cannot_agree:
+        facts.append("spouses_cannot_agree.")
+    facts.extend(case.readings.facts())
+    return facts
+
+
+def case_facts(case: Case) -> list[str]:
+    """Facts for one case, sorted so that the same case always grounds (and solves) the same way."""
+    facts = domicile_facts(case)
+    for years in range(1, YEARS_BACK + 1):
+        facts.append(f"years_before_day({years},{_years_before(case.petition_date, years).toordinal()}).")
     for index, visit in enumerate(case.visits):
         facts.append(
             f"visit({index},{place_constant(visit.state)},{visit.start.toordinal()},{visit.end.toordinal()})."
@@ -71,6 +91,18 @@ def case_facts(case: Case) -> list[str]:
     for asset in sorted(case.assets, key=lambda item: item.id):
         facts.extend(_asset_facts(case, asset))
     return facts
+
+
+YEARS_BACK = 5
+"""How many anniversaries before the petition date the facts name (for look-back periods counted in years)."""
+
+
+def _years_before(day: dt.date, years: int) -> dt.date:
+    """The same date `years` earlier; a 29 February falls back to the 28th."""
+    try:
+        return day.replace(year=day.year - years)
+    except ValueError:
+        return day.replace(year=day.year - years, day=28)
 
 
 def _asset_facts(case: Case, asset) -> Iterable[str]:
@@ -113,6 +145,10 @@ def _asset_facts(case: Case, asset) -> Iterable[str]:
         yield f"acquired_day({a},{asset.acquired_on.toordinal()})."
     if asset.prior_residence_equity:
         yield f"prior_residence_equity({a},{asset.prior_residence_equity})."
+    if asset.appreciation:
+        yield f"appreciation({a},{asset.appreciation})."
+    for index, contribution in enumerate(asset.contributions):
+        yield f"contribution({a},{index},{contribution.date.toordinal()},{contribution.amount})."
     if asset.reasonably_necessary is not None:
         yield f"reasonably_necessary({a},{asset.reasonably_necessary})."
     if asset.applicable_exemptions is not None:

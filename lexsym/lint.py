@@ -25,6 +25,7 @@ from lexsym.citations import clean_citation, exemption_id
 from lexsym.clingo_runner import FATAL_CODES, MessageLog, located_error, parsed_file
 from lexsym.errors import InputError, LexsymError
 from lexsym.facts import case_facts
+from lexsym.readings import DEFAULT_READINGS, READINGS, Readings
 from lexsym.rules import case_encoding_files, rules_root, statute_files
 
 LINT_PETITION = dt.date(2024, 6, 1)
@@ -103,7 +104,7 @@ def _message_problems(log_: MessageLog) -> list[Problem]:
     return problems
 
 
-def _catalogue_facts(entries: Iterable[CatalogueAsset]) -> list[str]:
+def _catalogue_facts(entries: Iterable[CatalogueAsset], readings: Readings = DEFAULT_READINGS) -> list[str]:
     """Facts for every catalogue asset (at its lowest value) in one single-filing case."""
     from lexsym.case import Case, DomicilePeriod
 
@@ -120,8 +121,15 @@ def _catalogue_facts(entries: Iterable[CatalogueAsset]) -> list[str]:
         petition_date=LINT_PETITION,
         domicile=[DomicilePeriod(state="OR", start=dt.date(2000, 1, 1))],
         assets=assets,
+        readings=readings,
     )
     return case_facts(case)
+
+
+def _alternative_readings() -> Readings:
+    """Every contested reading set to its first non-default option: a rule that only one reading turns on
+    is reachable if some asset reaches it there."""
+    return Readings.model_validate({r.name: r.options[1] for r in READINGS})
 
 
 _SHOW = """
@@ -157,11 +165,15 @@ def lint(paths: Iterable[Path], *, rules: str | None = None, catalogue: Path | N
     problems: list[Problem] = [p for path in targets for p in _header_problems(path)]
 
     everything = sorted({*statute_files(root), *targets})
-    facts = "\n".join(_catalogue_facts(load_catalogue(catalogue)))
+    entries = load_catalogue(catalogue)
+    facts = "\n".join(_catalogue_facts(entries))
     symbols, log_ = _ground([*everything, *case_encoding_files(root)], facts + _SHOW)
     problems += _message_problems(log_)
     if not symbols and problems:
         return problems
+    alternative = "\n".join(_catalogue_facts(entries, _alternative_readings()))
+    more, _ = _ground([*everything, *case_encoding_files(root)], alternative + _SHOW)
+    symbols = [*symbols, *(s for s in more if s.name == "lint_reached")]
 
     rows: dict[str, set[tuple]] = {}
     for symbol in symbols:

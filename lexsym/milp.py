@@ -14,7 +14,8 @@ The model, in dollars:
   claims_per_item on one asset, at most K in all);
 - per-item caps, caps on one asset under one exemption, per-claimant caps on groups of claims;
 - no-stacking exemptions: an asset claimed under one takes no other claim (binary w[a,e]);
-- mutual exclusions through binary z[e];
+- mutual exclusions through binary z[e]; per-claimant exclusions through binary z[c,e];
+- item classes: binary y[a,e,s] says pool (e,s) claims in asset a; at most N assets of a class per pool;
 - maximise the dollars claimed.
 """
 
@@ -229,6 +230,34 @@ def _build(problem: AllocationProblem) -> tuple[_Model, dict[tuple[str, str, str
     for first, second in sorted(p.exclusions):
         if first < second or (second, first) not in p.exclusions:
             model.at_most({switch[first]: 1.0, switch[second]: 1.0}, 1.0)
+
+    # Per-claimant exclusions: the same, with one switch per claimant and exemption.
+    own_switch: dict[tuple[str, str], int] = {}
+    for exemption in sorted({e for pair in p.claimant_exclusions for e in pair}):
+        for claimant in p.claimants:
+            columns = [j for (c, _a, e), j in x.items() if c == claimant and e == exemption]
+            if not columns:
+                continue
+            z = model.column(0.0, 1.0, integer=True)
+            own_switch[(claimant, exemption)] = z
+            for j in columns:
+                model.at_most({j: 1.0, z: -model.upper[j]}, 0.0)
+    for first, second in sorted(p.claimant_exclusions):
+        for claimant in p.claimants:
+            if (claimant, first) in own_switch and (claimant, second) in own_switch and first < second:
+                model.at_most({own_switch[(claimant, first)]: 1.0, own_switch[(claimant, second)]: 1.0}, 1.0)
+
+    # Item classes: a pool claims in at most N assets of each class it counts.
+    for (exemption, scope, item_class), limit in sorted(p.class_limits.items()):
+        picks: dict[int, float] = {}
+        for asset in sorted({a for (a, e, k) in p.class_members if e == exemption and k == item_class}):
+            terms = by_pool_asset.get((asset, exemption, scope), {})
+            if not terms:
+                continue
+            y = model.column(0.0, 1.0, integer=True)
+            picks[y] = 1.0
+            model.at_most({**terms, y: -float(p.asset_values.get(asset, 0))}, 0.0)
+        model.at_most(picks, limit)
     return model, x
 
 

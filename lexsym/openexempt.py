@@ -129,16 +129,22 @@ def table_from_openexempt(statutes_dir: Path) -> ExemptionTable:
     )
 
 
+OPENEXEMPT_READINGS = {"nonresident_opt_out": "literal", "residency_limits": "preempted"}
+"""The contested readings that reproduce OpenExempt's semantics (it models neither point)."""
+
+
 def case_from_openexempt(record: dict[str, Any]) -> Case:
     """A lexsym case from one OpenExempt case record (a line of its generated `cases.jsonl`).
 
     Assets get the ids a1..an in record order, since OpenExempt keys them only by description.
     OpenExempt's domicile periods are half-open like ours (one ends on the day the next starts, the last
     on the petition date), so their dates carry over unchanged. Its generator sometimes appends an empty
-    period (a move on the petition date itself: start == end); it covers no day of either window, and
-    lexsym's case model refuses empty periods, so it is dropped.
+    period (a move on the petition date itself: start == end == petition date); it covers no day of either
+    window, and is kept as lexsym's move on the petition day. OpenExempt applies every opt-out to every
+    debtor and no residency limit, so the case is solved under those readings (OPENEXEMPT_READINGS).
     """
     case_id = str(record.get("case_id", "case"))
+    petition = record["petition_date"]
     data = {
         "id": case_id,
         "petition_date": dt.date.fromisoformat(record["petition_date"]),
@@ -147,8 +153,9 @@ def case_from_openexempt(record: dict[str, Any]) -> Case:
         "domicile": [
             {"state": place_id(period["state"]), "start": period["start"], "end": period.get("end")}
             for period in record["domicile_history"]
-            if period.get("end") is None or period["start"] < period["end"]
+            if period.get("end") is None or period["start"] < period["end"] or period["start"] == petition
         ],
+        "readings": OPENEXEMPT_READINGS,
         "assets": [
             {
                 "id": f"a{number}",

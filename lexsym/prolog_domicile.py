@@ -1,8 +1,10 @@
 """The 730-day domicile rule again, in SWI-Prolog (`lexsym/prolog/domicile.pl`), called through pyswip.
 
 This is an oracle for tests, not part of `lexsym.solve`: a second program, written independently of
-`encodings/domicile.lp`, that a property test compares with the ASP answer. Both read the opt-out list
-from `statutes/opt_out.lp`, so a disagreement is about day counting and rule paths.
+`encodings/domicile.lp`, that a property test compares with the ASP answer for each debtor. Both read the
+opt-out table (status on the petition date and each opt-out's wording) from `statutes/opt_out.lp`, so a
+disagreement is about day counting, rule paths and whom an opt-out reaches. How the spouses of a joint case
+combine their systems (11 U.S.C. § 522(b)(1)) is not re-implemented here.
 
 pyswip and SWI-Prolog are test-time dependencies (the `dev` extra, and `swipl` on the PATH), so they are
 imported only when an answer is asked for, and their absence is a one-line SolveError.
@@ -10,6 +12,7 @@ imported only when an answer is asked for, and their absence is a one-line Solve
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -19,6 +22,7 @@ from typing import Any
 from lexsym.case import Case
 from lexsym.clingo_runner import solve_stratified
 from lexsym.errors import SolveError
+from lexsym.facts import asp_date
 from lexsym.rules import rules_root
 
 PROGRAM = Path(__file__).parent / "prolog" / "domicile.pl"
@@ -58,34 +62,43 @@ def prolog_engine() -> Any:
 
 
 @cache
-def opted_out_states(root: Path) -> frozenset[str]:
-    """The states that opted out under § 522(b)(2), as upper-case ids, read from `statutes/opt_out.lp`."""
+def opted_out_states(root: Path, petition: dt.date) -> tuple[tuple[str, str], ...]:
+    """(state id, scope) of each state opted out under § 522(b)(2) on `petition` (statutes/opt_out.lp)."""
     symbols = solve_stratified(
-        [root / "encodings" / "vocabulary.lp", root / "statutes" / "opt_out.lp"], "#show opt_out/1."
+        [root / "encodings" / "vocabulary.lp", root / "statutes" / "opt_out.lp"],
+        f"petition_date({asp_date(petition)}).\n#show opt_out/1. #show opt_out_scope/2.",
     )
-    return frozenset(str(s.arguments[0]).upper() for s in symbols if s.match("opt_out", 1))
+    out = {str(s.arguments[0]) for s in symbols if s.match("opt_out", 1)}
+    scopes = {str(s.arguments[0]): str(s.arguments[1]) for s in symbols if s.match("opt_out_scope", 2)}
+    return tuple(sorted((code.upper(), scopes.get(code, "all")) for code in out))
 
 
-def allowable_by_prolog(case: Case, *, rules: str | None = None) -> PrologAllowable:
-    """Task AE for `case` by the Prolog program (its assets are ignored).
+def allowable_by_prolog(case: Case, *, claimant: str = "debtor", rules: str | None = None) -> PrologAllowable:
+    """Task AE for one debtor of `case` (`claimant`: debtor or spouse) by the Prolog program.
 
-    rules: a directory holding statutes/ and encodings/, for the opt-out list (default: the packaged rules).
+    rules: a directory holding statutes/ and encodings/, for the opt-out table (default: the packaged rules).
     """
     prolog = prolog_engine()
     petition = case.petition_date.toordinal()
     periods = ",".join(
         f"period({_atom(p.state)},{p.start.toordinal()},{(p.end or case.petition_date).toordinal()})"
-        for p in case.domicile
+        for p in case.domicile_of(claimant)
     )
-    opt_out = ",".join(_atom(code) for code in sorted(opted_out_states(rules_root(rules))))
+    table = opted_out_states(rules_root(rules), case.petition_date)
+    opt_out = ",".join(f"optout({_atom(code)},{scope})" for code, scope in table)
+    reading = case.readings.nonresident_opt_out
+    residence = case.place_on_petition_date(claimant)
+    filed = case.filing_state()
+    where = _atom(residence) if residence else "none"
+    filed_in = _atom(filed) if filed else "none"
     goal = (
-        f"allowable({petition},[{periods}],[{opt_out}],Js,Path,State,D730,D180),"
+        f"allowable({petition},[{periods}],[{opt_out}],{reading},{where},{filed_in},Js,Path,State,D730,D180),"
         "pairs_keys_values(D730,P730,N730),pairs_keys_values(D180,P180,N180)"
     )
     answers = list(prolog.query(goal, maxresult=2))
     if len(answers) != 1:
         found = len(answers)
-        raise SolveError(f"{PROGRAM.name}: allowable/8 gave {found} answers for case {case.id}; expected 1")
+        raise SolveError(f"{PROGRAM.name}: allowable/11 gave {found} answers for case {case.id}; expected 1")
     answer = answers[0]
     state = _text(answer["State"])
     return PrologAllowable(

@@ -63,7 +63,7 @@ def statute_files(root: Path, jurisdictions: Iterable[str] | None = None) -> lis
     statutes = root / "statutes"
     if jurisdictions is None:
         return sorted(statutes.rglob("*.lp"))
-    wanted = {"federal", *(code.lower() for code in jurisdictions)}
+    wanted = {"federal", *(part.lower() for code in jurisdictions for part in code.split("+"))}
     files = sorted(statutes.glob("*.lp"))
     for directory in sorted(p for p in statutes.iterdir() if p.is_dir() and p.name in wanted):
         files.extend(sorted(directory.rglob("*.lp")))

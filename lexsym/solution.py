@@ -25,16 +25,37 @@ class AllowedJurisdiction(_Model):
     justification: str = Field(description="The rule and citation that make it allowable.")
 
 
+class DebtorDomicile(_Model):
+    """The 730-day rule for one debtor of the case (11 U.S.C. § 522(b)(3)(A), applied to each, § 522(m))."""
+
+    claimant: Literal["debtor", "spouse"]
+    applicable_state: str | None = Field(description="The state whose law § 522(b)(3)(A) points to, if any.")
+    rule_path: RulePath
+    opted_out: bool | None = Field(description="Whether the applicable state opted out of § 522(d).")
+    opt_out_binds: bool | None = Field(
+        description="Whether that opt-out reaches this debtor under the reading used (None: no opt-out)."
+    )
+    days_730: dict[str, int] = Field(description="Days domiciled in each place in the 730-day window.")
+    days_180: dict[str, int] = Field(description="Days domiciled in each place in the preceding 180 days.")
+    reasons: list[AllowedJurisdiction] = Field(description="What this debtor alone could elect, and why.")
+
+
 class AllowableJurisdictions(_Model):
     """Task AE: which exemption systems the debtor may choose from (11 U.S.C. § 522(b))."""
 
-    jurisdictions: list[str] = Field(description="Allowable jurisdiction ids, state first, then US.")
+    jurisdictions: list[str] = Field(
+        description="Allowable system ids, state first, then US; 'AZ+IL' is a composite (the debtor under "
+        "Arizona law, the spouse under Illinois law)."
+    )
     applicable_state: str | None = Field(description="The state whose law § 522(b)(3)(A) points to, if any.")
-    rule_path: RulePath
+    rule_path: RulePath = Field(description="The debtor's rule path (each spouse's is in by_debtor).")
     opted_out: bool | None = Field(description="Whether the applicable state opted out of § 522(d).")
     days_730: dict[str, int] = Field(description="Days domiciled in each place in the 730-day window.")
     days_180: dict[str, int] = Field(description="Days domiciled in each place in the preceding 180 days.")
     reasons: list[AllowedJurisdiction]
+    by_debtor: list[DebtorDomicile] = Field(
+        default_factory=list, description="The rule for each debtor (one entry; two in a joint case)."
+    )
 
 
 class ExemptionMatch(_Model):
@@ -99,6 +120,9 @@ class Solution(_Model):
     allowable: AllowableJurisdictions
     jurisdictions: list[JurisdictionResult]
     optimal: OptimalExemptions
+    readings: dict[str, str] = Field(
+        default_factory=dict, description="The contested readings solved under (lexsym.readings)."
+    )
     warnings: list[str] = Field(default_factory=list)
 
     def result(self, jurisdiction: str) -> JurisdictionResult:

@@ -24,7 +24,7 @@ from lexsym.case import Case
 from lexsym.citations import resolve_citation
 from lexsym.clingo_runner import solve_stratified
 from lexsym.errors import RuleError, SolveError
-from lexsym.facts import case_facts
+from lexsym.facts import case_facts, domicile_facts
 from lexsym.rules import (
     case_encoding_files,
     domicile_files,
@@ -37,13 +37,15 @@ from lexsym.solution import (
     AllowableJurisdictions,
     AllowedJurisdiction,
     Claim,
+    DebtorDomicile,
     ExemptionMatch,
     ExemptionValue,
     JurisdictionResult,
     OptimalExemptions,
     Solution,
 )
-from lexsym.vocabulary import FEDERAL, JURISDICTION_NAMES
+from lexsym.systems import system_constant, system_id, system_name, system_parts
+from lexsym.vocabulary import FEDERAL
 from lexsym.whatif import ExemptionTable
 
 TIE_BREAK = (
@@ -53,12 +55,8 @@ TIE_BREAK = (
 PATHS = {"whole_730": "730", "whole_180": "180_whole", "longer_180": "180_longer"}
 
 
-def jurisdiction_id(symbol: clingo.Symbol | str) -> str:
-    return str(symbol).upper()
-
-
-def _jurisdiction_constant(code: str) -> str:
-    return code.lower()
+jurisdiction_id = system_id
+"""US, a USPS code, or a composite "AZ+IL" (lexsym.systems)."""
 
 
 @dataclass
@@ -141,7 +139,7 @@ def allowable_jurisdictions(case: Case, root: Path, tables: Sequence[ExemptionTa
     """Task AE alone, from the 730-day rule and the opt-out table (cheap: no statute is grounded)."""
     program = "\n".join(
         [
-            *(f for f in case_facts(case) if f.startswith(("petition_", "domicile_period("))),
+            *domicile_facts(case),
             *(f for table in tables for f in table.to_facts() if f.startswith("table_opt_out(")),
             "#show allowable/2.",
         ]
@@ -181,7 +179,9 @@ def solve(
     _raise_on_missing_amounts(first, wanted, case.petition_date)
     warnings = _warnings(first, allowable, wanted, encoded)
     results = [
-        _jurisdiction_result(first, code, code in allowable.jurisdictions, code in encoded, root, time_limit)
+        _jurisdiction_result(
+            first, code, code in allowable.jurisdictions, _is_encoded(code, encoded), root, time_limit
+        )
         for code in wanted
     ]
     results.sort(key=lambda r: (r.jurisdiction != FEDERAL, r.jurisdiction))
@@ -195,8 +195,14 @@ def solve(
         allowable=allowable,
         jurisdictions=results,
         optimal=_optimal(results),
+        readings=case.readings.as_dict(),
         warnings=warnings,
     )
+
+
+def _is_encoded(code: str, encoded: Iterable[str]) -> bool:
+    """A system has statutes when every jurisdiction it is made of does."""
+    return all(part in set(encoded) for part in system_parts(code))
 
 
 def _raise_on_rule_defects(first: _Pass1) -> None:
@@ -230,41 +236,118 @@ def _raise_on_missing_amounts(first: _Pass1, wanted: Iterable[str], petition: dt
 
 
 def _allowable(first: _Pass1) -> AllowableJurisdictions:
-    days: dict[str, dict[str, int]] = {"w730": {}, "w180": {}}
-    for symbol in first["days_in"]:
-        place, window, count = symbol.arguments
-        days[str(window)][jurisdiction_id(place)] = count.number
-    governing = {str(s.arguments[1]): jurisdiction_id(s.arguments[0]) for s in first["governing_place"]}
+    days: dict[str, dict[str, dict[str, int]]] = defaultdict(lambda: {"w730": {}, "w180": {}})
+    for claimant, place, window, count in first.rows["days_in"]:
+        if window in ("w730", "w180"):
+            days[claimant][window][jurisdiction_id(place)] = count
+    governing: dict[str, dict[str, str]] = defaultdict(dict)
+    for claimant, place, path in first.rows["governing_place"]:
+        governing[claimant][path] = jurisdiction_id(place)
     opted_out = {jurisdiction_id(s.arguments[0]) for s in first["state_opted_out"]}
+    binds = {(claimant, jurisdiction_id(state)) for claimant, state in first.rows["opt_out_binds"]}
+    context = _OptOutContext(first)
+    claimants = sorted(
+        {str(s.arguments[0]) for s in first["claimant_allowable"]}, key=lambda c: c != "debtor"
+    )
+    debtors: list[DebtorDomicile] = []
+    for claimant in claimants:
+        reasons = []
+        state: str | None = None
+        path = "hanging_paragraph"
+        symbols = [s for s in first["claimant_allowable"] if str(s.arguments[0]) == claimant]
+        for symbol in sorted(symbols, key=lambda s: (str(s.arguments[1]) == "us", str(s))):
+            code = jurisdiction_id(symbol.arguments[1])
+            why = symbol.arguments[2]
+            if why.name == "state_law":
+                state, path = code, PATHS[str(why.arguments[0])]
+            reasons.append(
+                AllowedJurisdiction(
+                    jurisdiction=code,
+                    name=system_name(code),
+                    reason=str(why),
+                    justification=_allowable_justification(
+                        why, code, days[claimant], governing[claimant], context
+                    ),
+                )
+            )
+        debtors.append(
+            DebtorDomicile(
+                claimant=claimant,
+                applicable_state=state,
+                rule_path=path,
+                opted_out=None if state is None else state in opted_out,
+                opt_out_binds=None if state is None or state not in opted_out else (claimant, state) in binds,
+                days_730=dict(sorted(days[claimant]["w730"].items())),
+                days_180=dict(sorted(days[claimant]["w180"].items())),
+                reasons=reasons,
+            )
+        )
+    by_claimant = {entry.claimant: entry for entry in debtors}
     reasons = []
-    state: str | None = None
-    path = "hanging_paragraph"
     for symbol in sorted(first["allowable"], key=lambda s: (str(s.arguments[0]) == "us", str(s))):
         code = jurisdiction_id(symbol.arguments[0])
         why = symbol.arguments[1]
-        if why.name == "state_law":
-            state, path = code, PATHS[str(why.arguments[0])]
         reasons.append(
             AllowedJurisdiction(
                 jurisdiction=code,
-                name=JURISDICTION_NAMES.get(code, code),
+                name=system_name(code),
                 reason=str(why),
-                justification=_allowable_justification(why, code, days, governing),
+                justification=_couple_justification(code, why, by_claimant, context),
             )
         )
+    debtor = by_claimant["debtor"]
     return AllowableJurisdictions(
         jurisdictions=[r.jurisdiction for r in reasons],
-        applicable_state=state,
-        rule_path=path,
-        opted_out=None if state is None else state in opted_out,
-        days_730=dict(sorted(days["w730"].items())),
-        days_180=dict(sorted(days["w180"].items())),
+        applicable_state=debtor.applicable_state,
+        rule_path=debtor.rule_path,
+        opted_out=debtor.opted_out,
+        days_730=debtor.days_730,
+        days_180=debtor.days_180,
         reasons=reasons,
+        by_debtor=debtors,
     )
 
 
+@dataclass
+class _OptOutContext:
+    """What the AE justifications quote beyond the day counts: opt-out citations, scopes, kept paragraphs."""
+
+    citations: dict[str, str]
+    scopes: dict[str, str]
+    keeps: dict[str, list[tuple[str, str]]]
+    filed_in: str | None
+    separate_histories: bool
+
+    def __init__(self, first: _Pass1):
+        self.citations = {jurisdiction_id(s): c for s, c in first.rows["opt_out_citation"]}
+        self.scopes = {jurisdiction_id(s): w for s, w in first.rows["opt_out_scope"]}
+        self.keeps = defaultdict(list)
+        for state, paragraph, cited in first.rows["opt_out_keeps"]:
+            self.keeps[jurisdiction_id(state)].append((paragraph, cited))
+        filed = first.rows["filed_in"]
+        self.filed_in = jurisdiction_id(filed[0][0]) if filed else None
+        periods: dict[str, set] = defaultdict(set)
+        for claimant, _index, place, start, end in first.rows["domicile_period"]:
+            periods[claimant].add((place, start, end))
+        self.separate_histories = len(periods) > 1 and periods["debtor"] != periods["spouse"]
+
+
+_SCOPE_WORDS = {
+    "residents": "its residents",
+    "domiciliaries": "debtors domiciled there",
+    "citizens": "its citizens",
+    "residents_180": "its residents and those who left fewer than 180 days before filing",
+    "longer_180": "debtors domiciled there for the longer portion of the 180 days before filing",
+    "filed_in_state": "cases filed in that state",
+}
+
+
 def _allowable_justification(
-    why: clingo.Symbol, code: str, days: dict[str, dict[str, int]], governing: dict[str, str]
+    why: clingo.Symbol,
+    code: str,
+    days: dict[str, dict[str, int]],
+    governing: dict[str, str],
+    context: _OptOutContext,
 ) -> str:
     a = "11 U.S.C. § 522(b)(3)(A)"
     if why.name == "state_law":
@@ -273,21 +356,31 @@ def _allowable_justification(
             return f"{a}: domiciled in {code} for all 730 days before the petition"
         if path == "whole_180":
             return (
-                f"{a}: not domiciled in one place for the 730 days; domiciled in {code} for all 180 days "
+                f"{a}: not domiciled in a single state for the 730 days; domiciled in {code} for all 180 "
+                "days "
                 "before that period"
             )
         return (
-            f"{a}: not domiciled in one place for the 730 days; domiciled in {code} for "
+            f"{a}: not domiciled in a single state for the 730 days; domiciled in {code} for "
             f"{days['w180'][code]} of the 180 days before that period, longer than in any other place"
         )
     if why.name == "not_opted_out":
         state = jurisdiction_id(why.arguments[0])
         return f"11 U.S.C. § 522(b)(2): {state} has not opted out of the § 522(d) exemptions"
-    if "whole_730" in governing or "whole_180" in governing or "longer_180" in governing:
-        place = next(iter(governing.values()))
-        cause = f"the governing place ({place}) is outside the United States"
+    if why.name == "opt_out_does_not_reach":
+        state = jurisdiction_id(why.arguments[0])
+        cited = context.citations.get(state, "its opt-out")
+        words = _SCOPE_WORDS.get(context.scopes.get(state, ""), "the debtors it names")
+        return (
+            f"11 U.S.C. § 522(b)(2): {state}'s opt-out ({cited}) withholds the § 522(d) exemptions only from "
+            f"{words}, and this debtor is not one of them on the petition date (reading nonresident_opt_out: "
+            "camp, after In re Camp, 631 F.3d 757 (5th Cir. 2011))"
+        )
+    in_730 = governing.get("whole_730") or governing.get("whole_180") or governing.get("longer_180")
+    if in_730 is not None:
+        cause = f"the governing place ({in_730}) is outside the United States"
     elif not days["w180"]:
-        cause = "no domicile is recorded in the 180 days before the 730-day period"
+        cause = "no domicile in a state for the 730 days and none recorded in the 180 days before them"
     else:
         tied = sorted(p for p, n in days["w180"].items() if n == max(days["w180"].values()))
         cause = f"no place has a longer portion of the 180 days ({', '.join(tied)} tie)"
@@ -297,18 +390,52 @@ def _allowable_justification(
     )
 
 
+def _couple_justification(
+    code: str, why: clingo.Symbol, debtors: dict[str, DebtorDomicile], context: _OptOutContext
+) -> str:
+    """Why the debtors (one, or both spouses together) may elect system `code`."""
+    if why.name == "deemed_election":
+        return (
+            f"11 U.S.C. § 522(b)(1): the spouses cannot agree, so they are deemed to elect paragraph (2), "
+            "the "
+            f"§ 522(d) exemptions, which each may elect and the law of the filing state ({context.filed_in}) "
+            "permits"
+        )
+    if why.name == "each_own_law":
+        parts = system_parts(code)
+        laws = [
+            f"the {claimant}'s is {system_name(part)} ({debtors[claimant].rule_path})"
+            for claimant, part in zip(("debtor", "spouse"), parts, strict=True)
+        ]
+        return (
+            "11 U.S.C. § 522(b)(1), (b)(3), (m): both spouses elect paragraph (3), each under their own law: "
+            + "; ".join(laws)
+            + " (In re Hassen, 432 B.R. 343 (Bankr. D.D.C. 2010))"
+        )
+    own = {
+        claimant: next((r.justification for r in entry.reasons if r.jurisdiction == code), "")
+        for claimant, entry in debtors.items()
+    }
+    text = own["debtor"]
+    if len(debtors) > 1 and context.separate_histories:
+        text = f"debtor: {own['debtor']}; spouse: {own['spouse']}"
+    keeps = context.keeps.get(code, [])
+    if keeps:
+        kept = "; ".join(f"{cited} keeps {paragraph}" for paragraph, cited in keeps)
+        text += f" ({kept}, whose state exemptions are not encoded)"
+    return text
+
+
 def _warnings(
     first: _Pass1, allowable: AllowableJurisdictions, wanted: Iterable[str], encoded: Iterable[str]
 ) -> list[str]:
     encoded = set(encoded)
+    wanted = {part for code in wanted for part in system_parts(code)}
     warnings = [
         f"{code}: no exemption statutes of this jurisdiction are encoded; nothing can be exempted under it"
         for code in allowable.jurisdictions
-        if code not in encoded
+        if not _is_encoded(code, encoded)
     ]
-    unverified = {jurisdiction_id(s.arguments[0]) for s in first["status_unverified"]}
-    if allowable.applicable_state in unverified:
-        warnings.append(f"{allowable.applicable_state}: opt-out status is recalled, not verified")
     jurisdiction_of = {e: jurisdiction_id(j) for e, j in first.rows["exemption_of"]}
     citation = first.citations()
     backdated: dict[tuple[str, str], list[str]] = defaultdict(list)
@@ -317,13 +444,41 @@ def _warnings(
         if code in wanted:
             backdated[(code, day)].append(citation.get(exemption, exemption))
     for (code, day), citations in sorted(backdated.items()):
-        since = dt.date(*(int(n) for n in day[5:-1].split(","))).isoformat()
         cited = ", ".join(sorted(set(citations)))
         warnings.append(
-            f"{code}: the petition predates the amounts recorded as of {since} for {cited}; "
+            f"{code}: the petition predates the amounts recorded as of {_day_text(day)} for {cited}; "
             "earlier amounts are not encoded, so these are used"
         )
+    stale: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for exemption, _kind, day in first.rows["amount_stale"]:
+        code = jurisdiction_of.get(exemption)
+        if code in wanted:
+            stale[(code, day)].add(citation.get(exemption, exemption))
+    for (code, day), citations in sorted(stale.items()):
+        warnings.append(
+            f"{code}: {', '.join(sorted(citations))}: the amount was adjusted again on {_day_text(day)} to a "
+            f"figure not encoded; the amount used is the last one encoded and {STALE_WARNING}"
+        )
+    unconfirmed: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for exemption, _kind, day in first.rows["amount_unconfirmed"]:
+        code = jurisdiction_of.get(exemption)
+        if code in wanted:
+            unconfirmed[(code, day)].add(citation.get(exemption, exemption))
+    for (code, day), citations in sorted(unconfirmed.items()):
+        warnings.append(
+            f"{code}: {', '.join(sorted(citations))}: the amount in force from {_day_text(day)} was not read "
+            "from an official text (computed from the statute's formula or taken from a secondary source)"
+        )
     return warnings
+
+
+STALE_WARNING = "understates the law"
+"""Marks a warning that the figures used are known to be out of date (the generator refuses such gold)."""
+
+
+def _day_text(day: str) -> str:
+    """'date(2024,1,1)' -> '2024-01-01'."""
+    return dt.date(*(int(n) for n in day[5:-1].split(","))).isoformat()
 
 
 def _why_text(why: clingo.Symbol) -> str:
@@ -340,7 +495,7 @@ def _why_text(why: clingo.Symbol) -> str:
 def _jurisdiction_result(
     first: _Pass1, code: str, allowable: bool, encoded: bool, root: Path, time_limit: int
 ) -> JurisdictionResult:
-    constant = _jurisdiction_constant(code)
+    constant = system_constant(code)
     citation = first.citations()
     classification: dict[str, list[ExemptionMatch]] = defaultdict(list)
     for symbol in sorted(first["eligible_by"], key=str):
@@ -376,7 +531,7 @@ def _jurisdiction_result(
     exempt_total = sum(exempt_by_asset.values())
     return JurisdictionResult(
         jurisdiction=code,
-        name=JURISDICTION_NAMES.get(code, code),
+        name=system_name(code),
         allowable=allowable,
         statutes_encoded=encoded,
         classification=dict(classification),

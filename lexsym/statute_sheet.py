@@ -24,6 +24,7 @@ _SHOW = """
 #show amount_in_force/3. #show separate_per_debtor/1. #show item_count/2. #show joint_item_count/2.
 #show fallback_of/2. #show excludes/2. #show no_stacking/1. #show unlimited/1. #show limited_to_support/1.
 #show group_citation/2. #show provision_text/3. #show opt_out/1. #show opt_out_citation/2. #show state/1.
+#show opt_out_scope/2. #show not_yet_in_force/1.
 """
 
 
@@ -41,7 +42,7 @@ class StatuteSheet:
     petition_date: dt.date
     jurisdictions: tuple[str, ...]
     provisions: tuple[tuple[str, str], ...]  # (citation, text)
-    opt_out: tuple[tuple[str, bool, str | None], ...]  # (state id, opted out, citation)
+    opt_out: tuple[tuple[str, bool, str | None, str], ...]  # (state id, opted out, citation, scope)
     exemptions: tuple[SheetExemption, ...]
 
     def for_jurisdiction(self, code: str) -> list[SheetExemption]:
@@ -132,7 +133,7 @@ def statute_sheet(
             terms=terms(e),
         )
         for e, j in rows["exemption"]
-        if j.upper() in jurisdictions
+        if j.upper() in jurisdictions and (e,) not in set(rows["not_yet_in_force"])
     ]
     order = {code: i for i, code in enumerate(jurisdictions)}
     exemptions.sort(key=lambda x: (order[x.jurisdiction], _citation_order(x.citation)))
@@ -142,7 +143,12 @@ def statute_sheet(
         provisions.append((cited, text + (f" (Amount in force: {_money(limit)}.)" if limit else "")))
     opted = {s.upper() for (s,) in rows["opt_out"]}
     cited_opt_out = {s.upper(): c for s, c in rows["opt_out_citation"]}
-    opt_out = tuple((code, code in opted, cited_opt_out.get(code)) for code in jurisdictions if code != "US")
+    scopes = {s.upper(): w for s, w in rows["opt_out_scope"]}
+    opt_out = tuple(
+        (code, code in opted, cited_opt_out.get(code) if code in opted else None, scopes.get(code, "all"))
+        for code in jurisdictions
+        if code != "US"
+    )
     return StatuteSheet(petition_date, jurisdictions, tuple(provisions), opt_out, tuple(exemptions))
 
 

@@ -40,7 +40,11 @@ class AssetKind(str, Enum):
     COMPUTER = "computer"
     KEEPSAKE = "keepsake"
     FIREARM = "firearm"
+    RIFLE = "rifle"
+    SHOTGUN = "shotgun"
+    PISTOL = "pistol"
     SPORTING_GOOD = "sporting_good"
+    BICYCLE = "bicycle"
     PET = "pet"
     LIVESTOCK = "livestock"
     HORSE = "horse"
@@ -62,6 +66,8 @@ class AssetKind(str, Enum):
     LIFE_INSURANCE_POLICY = "life_insurance_policy"
     LIFE_INSURANCE_VALUE = "life_insurance_value"
     HEALTH_AID = "health_aid"
+    PROSTHESIS = "prosthesis"
+    MOBILITY_DEVICE = "mobility_device"
     SOCIAL_SECURITY_BENEFIT = "social_security_benefit"
     UNEMPLOYMENT_BENEFIT = "unemployment_benefit"
     PUBLIC_ASSISTANCE_BENEFIT = "public_assistance_benefit"
@@ -108,6 +114,12 @@ KIND_PARENTS: dict[AssetKind, AssetKind] = {
     AssetKind.TOOL: AssetKind.EQUIPMENT,
     AssetKind.IMPLEMENT: AssetKind.EQUIPMENT,
     AssetKind.FARM_MACHINERY: AssetKind.IMPLEMENT,
+    AssetKind.BICYCLE: AssetKind.SPORTING_GOOD,
+    AssetKind.RIFLE: AssetKind.FIREARM,
+    AssetKind.SHOTGUN: AssetKind.FIREARM,
+    AssetKind.PISTOL: AssetKind.FIREARM,
+    AssetKind.PROSTHESIS: AssetKind.HEALTH_AID,
+    AssetKind.MOBILITY_DEVICE: AssetKind.HEALTH_AID,
 }
 """Kinds that are a special case of another: a television is consumer electronics, which are household
 goods. Mirrored by kind_is/2 in encodings/vocabulary.lp; rules test asset_is/2, which follows the chain."""

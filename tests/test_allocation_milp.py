@@ -3,6 +3,11 @@
 `lexsym.milp` is written from the contract's prose semantics, not from `encodings/allocate.lp`; when both
 prove the same least non-exempt value on generated contracts far richer than OpenExempt's, and the
 allocator's schedule passes a plain-Python feasibility check, the optimiser is right on those shapes.
+
+Limits of this oracle: both programs optimise over the contract that pass 1 derives from the statute files
+(pools, caps, item counts and classes, exclusions, claim rooms). A wrong amount, a missing exemption or a
+misread rule is in the contract both read, so it passes here; the law itself is checked by the named
+statute tests and, independently, by the blind casebank (tests/casebank/).
 """
 
 from __future__ import annotations

@@ -22,11 +22,13 @@ from lexsym.clingo_runner import solve_stratified
 from lexsym.errors import InputError
 from lexsym.rules import rules_root, statute_files
 from lexsym.solution import Solution
-from lexsym.vocabulary import AssetKind, Use
+from lexsym.vocabulary import KIND_PARENTS, AssetKind, Use
 
 MIN_ENTRIES = 500
 MIN_UNCOVERED = 60
-PETITION = dt.date(2024, 6, 1)
+PETITION = dt.date(
+    2025, 6, 2
+)  # ORS 18.785 (operative 2025-01-01) applies; before the Oregon homestead indexing
 WILDCARD_KIND_SHARE = 0.75
 """An exemption whose classified assets span this share of the catalogue's kinds is a wildcard (any
 property, or any personal property); kind-specific exemptions stay far below it."""
@@ -63,7 +65,11 @@ def _months_before(day: dt.date, months: int) -> dt.date:
 
 
 def _case(entries: tuple[CatalogueAsset, ...]) -> Case:
-    """Every entry at its lowest value, in one single-filing case of a debtor long domiciled in Oregon."""
+    """Every entry at its lowest value, in one single-filing case of a debtor long domiciled in Oregon.
+
+    The case asks what each rule reaches, so it turns on the readings that gate rules: state residency
+    limits off (an Oregon resident would otherwise get no Arizona homestead or Wisconsin exemption) and
+    ORS 18.785 read as an exemption."""
     assets = []
     for entry in entries:
         extra = {}
@@ -75,6 +81,7 @@ def _case(entries: tuple[CatalogueAsset, ...]) -> Case:
         petition_date=PETITION,
         domicile=[{"state": "OR", "start": dt.date(2018, 1, 1)}],
         assets=assets,
+        readings={"residency_limits": "preempted", "or_base_protected_balance": "exemption"},
     )
 
 
@@ -155,7 +162,9 @@ def test_entries_carry_the_facts_their_kind_needs(catalogue):
         assert (entry.reasonably_necessary_share is not None) == (entry.kind in SUPPORT_LIMITED), where
         if entry.kind in NEEDS_SUBJECT:
             assert entry.subject is not None, where
-        assert not entry.prescribed or entry.kind is AssetKind.HEALTH_AID, where
+        assert not entry.prescribed or AssetKind.HEALTH_AID in (entry.kind, KIND_PARENTS.get(entry.kind)), (
+            where
+        )
         assert not entry.luxury or entry.kind is AssetKind.WEARING_APPAREL, where
         assert not entry.closely_held or entry.kind is AssetKind.BUSINESS_INTEREST, where
         assert not (entry.matured or entry.credit_life) or entry.kind in (

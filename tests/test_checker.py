@@ -198,3 +198,79 @@ def test_unknown_jurisdiction_names_are_not_allowable_not_program_text():
     for name in ("New Zealand", "x). #false.", "U.K."):
         (verdict,) = check_schedules(case, [ClaimedSchedule(name, [("car", D[2], 100)])])
         assert "jurisdiction_not_allowable" in {v.name for v in verdict.violations}
+
+
+def test_item_classes_of_ors_18_362_one_long_gun():
+    spec = {
+        "assets": [
+            {"id": "rifle", "kind": "rifle", "use": "personal", "value": 400},
+            {"id": "shotgun", "kind": "shotgun", "use": "personal", "value": 400},
+            {"id": "pistol", "kind": "pistol", "use": "personal", "value": 400},
+        ]
+    }
+    f = "Or. Rev. Stat. § 18.362"
+    one_each, two_long_guns = _names(
+        spec,
+        ClaimedSchedule("OR", [("rifle", f, 400), ("pistol", f, 400)]),
+        ClaimedSchedule("OR", [("rifle", f, 400), ("shotgun", f, 400)]),
+    )
+    assert one_each == set() and two_long_guns == {"class_count_exceeded"}
+
+
+def test_a_per_debtor_exclusion_binds_one_debtor_but_lets_spouses_take_each_side():
+    b1, b2 = "Wis. Stat. § 815.18(3)(b)(1)", "Wis. Stat. § 815.18(3)(b)(2)"
+    assets = [
+        {"id": "tools", "kind": "tool", "use": "trade", "value": 15000},
+        {"id": "shares", "kind": "business_interest", "closely_held": True, "value": 15000},
+    ]
+    single = {"domicile": [{"state": "WI", "start": "2000-01-01"}], "assets": assets}
+    (both,) = _names(single, ClaimedSchedule("WI", [("tools", b1, 15000), ("shares", b2, 15000)]))
+    assert both == {"exclusion_broken"}
+    joint = {
+        "domicile": [{"state": "WI", "start": "2000-01-01"}],
+        "filing": "joint",
+        "assets": [{**assets[0], "owner": "debtor"}, {**assets[1], "owner": "spouse"}],
+    }
+    (crossed,) = _names(joint, ClaimedSchedule("WI", [("tools", b1, 15000), ("shares", b2, 15000)]))
+    assert crossed == set()
+    # Both assets the debtor's alone: only the debtor can claim them, on both sides; no split helps.
+    debtors_only = {**joint, "assets": [{**assets[0], "owner": "debtor"}, {**assets[1], "owner": "debtor"}]}
+    (one_debtor,) = _names(debtors_only, ClaimedSchedule("WI", [("tools", b1, 15000), ("shares", b2, 15000)]))
+    assert one_debtor == {"no_valid_split"}
+
+
+def test_a_composite_system_of_spouses_under_two_laws_is_checked_as_one_schedule():
+    case = parse_case(
+        {
+            "petition_date": "2025-06-02",
+            "filing": "joint",
+            "domicile": [{"state": "AZ", "start": "2015-01-01"}],
+            "spouse_domicile": [{"state": "IL", "start": "2015-01-01"}],
+            "assets": [
+                {"id": "car", "description": "car", "kind": "motor_vehicle", "use": "personal", "value": 20000},
+                {
+                    "id": "ira",
+                    "description": "the spouse's IRA",
+                    "kind": "retirement_account",
+                    "plan": "irc_408",
+                    "owner": "spouse",
+                    "value": 50000,
+                },
+            ],
+        }
+    )
+    solution = solve(case)
+    assert solution.optimal.jurisdiction == "AZ+IL"
+    totals: dict[tuple[str, str], int] = {}
+    for claim in solution.optimal.schedule:
+        totals[(claim.asset_id, claim.citation)] = totals.get((claim.asset_id, claim.citation), 0) + claim.amount
+    gold = [(a, c, v) for (a, c), v in totals.items()]
+    arizona_on_the_ira = [*gold, ("ira", "Ariz. Rev. Stat. § 33-1126(B)", 1)]
+    ok, wrong_law, arizona_only = check_schedules(
+        case,
+        [ClaimedSchedule("AZ+IL", gold), ClaimedSchedule("AZ+IL", arizona_on_the_ira), ClaimedSchedule("AZ", gold)],
+        solution=solution,
+    )
+    assert ok.valid and ok.gap == 0
+    assert not wrong_law.valid  # the IRA is the spouse's, who claims under Illinois law
+    assert {v.name for v in arizona_only.violations} >= {"jurisdiction_not_allowable", "other_jurisdiction"}

@@ -18,11 +18,12 @@ def before(days: int, petition: dt.date = PETITION) -> str:
     return str(petition - dt.timedelta(days=days))
 
 
-def allowable(periods: list[tuple[str, str, str | None]], petition: dt.date = PETITION):
+def allowable(periods: list[tuple[str, str, str | None]], petition: dt.date = PETITION, **extra):
     case = parse_case(
         {
             "petition_date": str(petition),
             "domicile": [{"state": s, "start": a, "end": b} for s, a, b in periods],
+            **extra,
         }
     )
     return solve(case).allowable
@@ -68,7 +69,14 @@ def test_leap_day_inside_the_180_day_window_is_counted():
     )
     assert result.days_180 == {"NV": 166, "UT": 14}
     assert result.rule_path == "180_longer"
-    assert result.jurisdictions == ["NV"]  # Nevada opted out
+    # Nevada's opt-out names its residents, and the debtor lives in California (reading camp, the default).
+    assert result.jurisdictions == ["NV", "US"]
+    literal = allowable(
+        [("NV", "2015-01-01", "2024-03-01"), ("UT", "2024-03-01", "2025-01-01"), ("CA", "2025-01-01", None)],
+        petition,
+        readings={"nonresident_opt_out": "literal"},
+    )
+    assert literal.jurisdictions == ["NV"]
 
 
 def test_tie_in_the_180_day_window_gives_the_federal_exemptions():
@@ -160,3 +168,115 @@ def test_every_allowable_jurisdiction_is_justified_with_a_citation():
     assert [r.jurisdiction for r in result.reasons] == ["PA", "US"]
     assert result.reasons[0].justification.startswith("11 U.S.C. § 522(b)(3)(A)")
     assert result.reasons[1].justification.startswith("11 U.S.C. § 522(b)(2)")
+
+
+def joint(debtor, spouse, petition: dt.date = PETITION, **extra):
+    """A joint case's AE from (state, start, end) periods for each spouse."""
+    case = parse_case(
+        {
+            "petition_date": str(petition),
+            "filing": "joint",
+            "domicile": [{"state": s, "start": a, "end": b} for s, a, b in debtor],
+            "spouse_domicile": [{"state": s, "start": a, "end": b} for s, a, b in spouse],
+            **extra,
+        }
+    )
+    return solve(case).allowable
+
+
+def test_spouses_under_different_opted_out_states_elect_a_composite_of_their_own_laws():
+    result = joint([("AZ", before(3000), None)], [("IL", before(3000), None)])
+    assert result.jurisdictions == ["AZ+IL"]
+    assert [(e.claimant, e.applicable_state, e.rule_path) for e in result.by_debtor] == [
+        ("debtor", "AZ", "730"),
+        ("spouse", "IL", "730"),
+    ]
+    assert "In re Hassen" in result.reasons[0].justification
+
+
+def test_a_spouse_barred_from_522d_closes_paragraph_2_for_both():
+    # § 522(b)(1): one may not elect (2) while the other elects (3); the Arizona resident cannot elect (2).
+    result = joint([("OR", before(3000), None)], [("AZ", before(3000), None)])
+    assert result.jurisdictions == ["OR+AZ"]
+
+
+def test_spouses_whose_states_both_permit_522d_may_elect_it_together():
+    result = joint([("PA", before(3000), None)], [("OR", before(3000), None)])
+    assert result.jurisdictions == ["PA+OR", "US"]
+
+
+def test_the_same_state_reached_by_different_paths_is_one_system():
+    result = joint(
+        [("OR", before(3000), None)], [("OR", before(3000), before(100)), ("WA", before(100), None)]
+    )
+    assert result.jurisdictions == ["OR", "US"]
+    assert [e.rule_path for e in result.by_debtor] == ["730", "180_whole"]
+
+
+def test_spouses_who_cannot_agree_are_deemed_to_elect_522d_where_the_filing_state_permits_it():
+    result = joint([("PA", before(3000), None)], [("OR", before(3000), None)], spouses_cannot_agree=True)
+    assert result.jurisdictions == ["US"]
+    assert result.reasons[0].reason == "deemed_election"
+
+
+def test_without_the_filing_state_permitting_522d_the_disagreeing_spouses_keep_paragraph_3():
+    result = joint(
+        [("PA", before(3000), None)],
+        [("OR", before(3000), None)],
+        spouses_cannot_agree=True,
+        filed_in="AZ",
+    )
+    assert result.jurisdictions == ["PA+OR"]
+
+
+def test_a_spouse_under_the_hanging_paragraph_takes_522d_as_their_paragraph_3_law():
+    split = before(820)
+    tied = [("WA", before(3000), split), ("ID", split, before(700)), ("OR", before(700), None)]
+    result = joint(tied, [("OR", before(3000), None)])
+    assert result.jurisdictions == ["US+OR", "US"]
+    assert result.by_debtor[0].rule_path == "hanging_paragraph"
+
+
+def test_a_move_on_the_petition_day_leaves_all_730_days_to_the_old_state():
+    result = allowable([("IL", before(3000), str(PETITION)), ("PA", str(PETITION), None)])
+    assert result.days_730 == {"IL": 730}
+    assert result.rule_path == "730" and result.applicable_state == "IL"
+    # The debtor lives in Pennsylvania when the case is filed, so Illinois's residents-only opt-out does
+    # not bar § 522(d) (reading camp); read literally it does.
+    assert result.jurisdictions == ["IL", "US"]
+    literal = allowable(
+        [("IL", before(3000), str(PETITION)), ("PA", str(PETITION), None)],
+        readings={"nonresident_opt_out": "literal"},
+    )
+    assert literal.jurisdictions == ["IL"]
+
+
+def test_730_days_abroad_are_not_a_single_state_so_the_180_day_step_runs():
+    result = allowable([("IL", before(3000), before(730)), ("FOREIGN", before(730), None)])
+    assert result.rule_path == "180_whole"
+    assert result.applicable_state == "IL"
+    assert result.jurisdictions == ["IL", "US"]  # abroad on the petition date: not an Illinois resident
+    bound = allowable(
+        [("IL", before(3000), before(730)), ("FOREIGN", before(730), None)],
+        readings={"nonresident_opt_out": "literal"},
+    )
+    assert bound.jurisdictions == ["IL"]
+
+
+@pytest.mark.parametrize(
+    ("petition", "expected"),
+    [(dt.date(2021, 6, 30), ["WV"]), (dt.date(2021, 7, 1), ["WV", "US"])],
+)
+def test_west_virginia_permits_522d_from_2021_07_01(petition, expected):
+    assert allowable([("WV", "2010-01-01", None)], petition).jurisdictions == expected
+
+
+def test_kansas_opt_out_keeps_522d10_in_the_justification():
+    result = allowable([("KS", before(3000), None)])
+    assert result.jurisdictions == ["KS"]
+    assert "Kan. Stat. § 60-2312(b) keeps 11 U.S.C. § 522(d)(10)" in result.reasons[0].justification
+
+
+def test_petitions_before_bapcpa_are_refused():
+    with pytest.raises(Exception, match="BAPCPA"):
+        allowable([("OR", "2000-01-01", None)], dt.date(2005, 10, 16))

@@ -581,7 +581,7 @@ def test_prompt_assembles_its_parts(renders, config):
         assert render_fact_pattern(scenario, config) in user
         for entry in sheet.exemptions:
             assert entry.citation in user, entry.citation
-        for code, _, citation in sheet.opt_out:
+        for code, _, citation, _scope in sheet.opt_out:
             assert STATES[code] in user and (citation is None or citation in user)
         assert ("## Steps already solved" in user) == (config.start_task is not Task.AE)
         for task in Task:

@@ -148,11 +148,43 @@ def test_case_encodings_exist_in_order():
     assert all(p.is_file() for p in case_encoding_files(ROOT))
 
 
+def _opt_out_atoms(petition: str) -> set[str]:
+    program = [
+        f"petition_date({petition}).",
+        "#show opt_out/1. #show opt_out_source/2. #show opt_out_scope/2. #show opt_out_citation/2.",
+    ]
+    return answer_set(program, files=[ROOT / "encodings" / "vocabulary.lp", ROOT / "statutes" / "opt_out.lp"])
+
+
+def _states_in(atoms: set[str], name: str) -> set[str]:
+    return {a[len(name) + 1 :].split(",")[0].rstrip(")").upper() for a in atoms_named(atoms, name)}
+
+
 def test_statutes_define_opt_out_for_every_state():
-    atoms = _statute_atoms()
     from lexsym.vocabulary import STATES
 
-    # opt_out/1 is shown by statutes/opt_out.lp; every state is either opted out or permits § 522(d).
-    opted = {a[len("opt_out(") : -1].upper() for a in atoms_named(atoms, "opt_out")}
+    atoms = _opt_out_atoms("date(2024,6,1)")
+    opted = _states_in(atoms, "opt_out")
     assert opted <= set(STATES)
-    assert {"AZ", "IL"} <= opted and not {"OR", "PA", "WI"} & opted
+    assert {"AZ", "IL", "ME", "MT", "KS"} <= opted
+    assert not {"OR", "PA", "WI", "WV", "NY", "KY", "AK"} & opted
+    assert len(set(STATES) - opted) == 21
+    # Every state and D.C. has its source line; every opted-out state its statute and the wording's reach.
+    assert _states_in(atoms, "opt_out_source") == set(STATES)
+    assert opted <= _states_in(atoms, "opt_out_citation")
+    assert opted <= _states_in(atoms, "opt_out_scope")
+
+
+@pytest.mark.parametrize(
+    ("petition", "state", "opted_out"),
+    [
+        ("date(2021,6,30)", "WV", True),
+        ("date(2021,7,1)", "WV", False),
+        ("date(2013,6,30)", "OR", True),
+        ("date(2013,7,1)", "OR", False),
+        ("date(2010,12,31)", "NY", True),
+        ("date(2011,1,1)", "NY", False),
+    ],
+)
+def test_opt_out_status_changes_on_its_date(petition, state, opted_out):
+    assert (state in _states_in(_opt_out_atoms(petition), "opt_out")) is opted_out

@@ -1,7 +1,8 @@
 """Named statute cases, read from tests/statutes/**/*.yaml (in the manner of OpenFisca's YAML tests).
 
 Each file tests one statute file. A case gives the facts (petition date, filing, assets; the domicile
-defaults to a long stay in a state that permits the federal exemptions) and the expected answers:
+defaults to a long stay in the state under test, or for federal cases in Oregon, which permits the federal
+exemptions) and the expected answers:
 
     expect:
       jurisdiction: US                      # which jurisdiction's results to check (default US)
@@ -23,7 +24,7 @@ import pytest
 import yaml
 
 from lexsym.errors import LexsymError
-from tests.clintests import eligible_citations, exempt_by_citation, max_claims, solve_spec
+from tests.clintests import DEFAULT_STATE, eligible_citations, exempt_by_citation, max_claims, solve_spec
 
 STATUTE_TESTS = Path(__file__).parent / "statutes"
 
@@ -40,11 +41,13 @@ def test_statute_case(document, case):
     spec = {key: value for key, value in case.items() if key not in ("name", "expect")}
     expect = case["expect"]
     jurisdiction = expect.get("jurisdiction", "US")
+    # The debtor lives in the state under test (a state's own residency limits then hold), else in Oregon.
+    state = jurisdiction if jurisdiction != "US" else DEFAULT_STATE
     if "error" in expect:
         with pytest.raises(LexsymError, match=expect["error"]):
-            solve_spec(spec, jurisdictions=[jurisdiction])
+            solve_spec(spec, state=state, jurisdictions=[jurisdiction])
         return
-    solution = solve_spec(spec, jurisdictions=[jurisdiction])
+    solution = solve_spec(spec, state=state, jurisdictions=[jurisdiction])
     result = solution.result(jurisdiction)
     for asset, citations in expect.get("eligible", {}).items():
         assert eligible_citations(result, asset) == set(citations), asset

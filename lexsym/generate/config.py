@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from lexsym.case import describe_validation_error, load_json
 from lexsym.errors import InputError
+from lexsym.readings import DEFAULT_READINGS, Readings
 from lexsym.vocabulary import STATES, AssetKind
 
 
@@ -99,6 +100,12 @@ class GeneratorConfig(BaseModel):
     sole_ownership_ratio: float = Field(
         default=0.15, ge=0.0, le=1.0, description="Joint cases: share of assets owned by one spouse alone."
     )
+    readings: Readings = Field(
+        default_factory=Readings,
+        description="Contested readings every case is solved under (lexsym.readings); omitted ones take "
+        "their "
+        "stated defaults. Recorded in each task's metadata and in the manifest.",
+    )
 
     @field_validator("start_task", "terminal_task", mode="before")
     @classmethod
@@ -168,7 +175,13 @@ class GeneratorConfig(BaseModel):
             tuple(k.value for k in self.exclude_kinds),
             tuple(sorted(self.rule_path_weights.items())),
             self.sole_ownership_ratio,
+            *self._reading_choices(),
         )
+
+    def _reading_choices(self) -> tuple:
+        """Readings that differ from the defaults (so default configs keep their case ids)."""
+        defaults = DEFAULT_READINGS.as_dict()
+        return tuple(sorted((k, v) for k, v in self.readings.as_dict().items() if v != defaults[k]))
 
 
 def shape_id(config: GeneratorConfig) -> str:

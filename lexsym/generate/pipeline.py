@@ -55,6 +55,7 @@ def _run_job(job: _Job) -> list[tuple[str, int, str]]:
     first = job.datasets[0].config
     scenario = sample_scenario(first, job.index)
     solution = solve(scenario.case)
+    _refuse_stale_amounts(scenario.case, solution)
     gold = gold_answers(scenario.case, solution)
     obfuscated = any(_obfuscated(d.config) for d in job.datasets)
     if obfuscated:
@@ -103,11 +104,25 @@ def _run_job(job: _Job) -> list[tuple[str, int, str]]:
                     "domicile_opinions": config.domicile_opinions,
                 },
                 "rules_digest": solution.rules_digest,
+                "readings": solution.readings,
+                "warnings": solution.warnings,
             },
             "case": json.loads(case.model_dump_json()),
         }
         lines.append((dataset.key, job.index, json.dumps(record, ensure_ascii=False, sort_keys=True)))
     return lines
+
+
+def _refuse_stale_amounts(case: Any, solution: Any) -> None:
+    """Gold must not rest on figures known to understate the law (an indexed amount not yet encoded)."""
+    from lexsym.solver import STALE_WARNING
+
+    stale = [warning for warning in solution.warnings if STALE_WARNING in warning]
+    if stale:
+        raise SolveError(
+            f"case {case.id} (petition {case.petition_date}): {stale[0]}; choose petition dates before the "
+            "adjustment (petition_date_max) or encode the adjusted figure"
+        )
 
 
 def _obfuscated(config: GeneratorConfig) -> bool:

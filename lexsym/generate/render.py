@@ -151,8 +151,42 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=False,
     )
     env.filters.update(date=_date, money=format_money, upfirst=_upfirst, json=_json)
-    env.globals.update(agree=_agree, fail=_fail, jurisdiction_name=jurisdiction_name)
+    env.globals.update(
+        agree=_agree,
+        fail=_fail,
+        jurisdiction_name=jurisdiction_name,
+        opt_out_reach=_opt_out_reach,
+        readings_in_force=_readings_in_force,
+    )
     return env
+
+
+_WHOM = {
+    "residents": "its residents",
+    "domiciliaries": "debtors domiciled there",
+    "citizens": "its citizens",
+    "residents_180": "its residents and those who left it fewer than 180 days before filing",
+    "longer_180": "debtors domiciled there for the longer portion of the 180 days before filing",
+    "filed_in_state": "cases filed there",
+}
+
+
+def _opt_out_reach(name: str, scope: str, readings: dict[str, str]) -> str:
+    """What a state's opt-out means for a debtor its law governs, under the task's reading."""
+    only = f"A debtor whose exemptions are governed by {name} law may claim only {name}'s own exemptions"
+    if scope == "all" or readings.get("nonresident_opt_out") != "camp":
+        return only + "."
+    return (
+        f"Its opt-out names {_WHOM.get(scope, 'certain debtors')}. A debtor whose exemptions are governed by "
+        f"{name} law and who is one of them on the petition date may claim only {name}'s own exemptions; any "
+        "other such debtor may also choose the federal exemptions of 11 U.S.C. § 522(d)."
+    )
+
+
+def _readings_in_force(readings: dict[str, str]) -> list[str]:
+    from lexsym.readings import BY_NAME
+
+    return [BY_NAME[name].rules[option] for name, option in readings.items() if name in BY_NAME]
 
 
 def template_names() -> list[str]:
@@ -375,6 +409,7 @@ def render_prompt(
         context,
         facts=render_fact_pattern(scenario, config),
         sheet=sheet,
+        readings=scenario.case.readings.as_dict(),
         show_statutes=config.statutes_in_prompt != "none",
         solved=solved,
         task=config.terminal_task.value,

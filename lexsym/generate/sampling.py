@@ -288,6 +288,7 @@ def sample_scenario(config: GeneratorConfig, index: int) -> Scenario:
         debtors=debtors,
         domicile=[DomicilePeriod(state=r.state, start=r.start, end=r.end) for r in residences],
         assets=[story.asset for story in assets],
+        readings=config.readings,
     )
     scenario = Scenario(
         index=index,

@@ -5,37 +5,50 @@
             encodings/domicile.lp, written again from the statute so that a property test
             (tests/test_domicile_prolog.py) can compare two programs that share no code.
 
-    Input (the first three arguments of allowable/8):
+    Input (the first six arguments of allowable/11):
       Petition   the petition date as an ordinal day number (Python's date.toordinal), so leap
                  days are already counted and this file only compares integers.
       Periods    a list of period(Place, Start, End): the debtor was domiciled in Place on every
                  day D with Start =< D < End. Place is a USPS code as an upper-case atom ('OR',
-                 'DC') or 'FOREIGN' for outside the United States.
-      OptOut     the list of states that opted out under § 522(b)(2), as upper-case atoms. It is
-                 read from statutes/opt_out.lp by the caller, so a disagreement between the two
-                 implementations is about day counting and rule paths, never about the opt-out list.
+                 'DC') or 'FOREIGN' for outside the United States. A period may be empty
+                 (Start = End: a move on the petition day).
+      OptOut     optout(State, Scope) for each state that opted out on the petition date, with the
+                 words of its opt-out (residents, domiciliaries, citizens, residents_180,
+                 longer_180, filed_in_state, all). The caller reads them from statutes/opt_out.lp, so a
+                 disagreement between the two implementations is about day counting, rule paths and
+                 whom an opt-out reaches, never about the table itself.
+      Reading    camp or literal: whether an opt-out bars only the debtors its words name.
+      Residence  where the debtor is domiciled on the petition date (a place atom), or none.
+      FiledIn    the state of the district the case is filed in, or none.
 
     Used: state/1 (below).
 
-    Output: allowable(+Petition, +Periods, +OptOut, -Jurisdictions, -RulePath, -State,
-                      -Days730, -Days180)
-      Jurisdictions  the allowable jurisdiction ids: the applicable state first, then 'US'.
+    Output: allowable(+Petition, +Periods, +OptOut, +Reading, +Residence, +FiledIn,
+                      -Jurisdictions, -RulePath, -State, -Days730, -Days180)
+      Jurisdictions  what this debtor alone may elect: the applicable state first, then 'US'.
       RulePath       '730', '180_whole', '180_longer' or hanging_paragraph.
       State          the state whose law § 522(b)(3)(A) points to, or none.
       Days730        Place-N pairs, sorted by place: N > 0 days domiciled in Place in the 730 days
                      before the petition (days Petition-730 .. Petition-1).
       Days180        the same for the 180 days before those (days Petition-910 .. Petition-731).
 
-    Readings (the same choices as encodings/domicile.lp):
+    Readings, each written again from the statute (2026-12-01), with the reason this program holds it:
     - "A longer portion ... than in any other place" is strictly more days than every other place;
-      on a tie no place governs and the hanging paragraph gives the federal exemptions.
-    - A day no period covers (a gap) counts for no place.
-    - FOREIGN is a place in the comparison but has no State exemption law.
+      on a tie no place governs and the hanging paragraph gives the federal exemptions: a tie leaves
+      no "longer" portion.
+    - A day no period covers (a gap) counts for no place: nothing says where the debtor lived.
+    - The first branch speaks of "a single State": 730 days abroad are not domicile in a State, so
+      the 180-day step runs (a State there gives its law; a foreign place governs no exemption law).
+    - An opt-out under Reading camp bars only the debtors its words reach: residents or citizens or
+      domiciliaries (domiciled there on the petition date), Utah's residents_180 (also those who left
+      fewer than 180 days before filing), Georgia's longer_180 (domiciled there for the longer
+      portion of the 180 days before filing), Nebraska's filings in the state; "all" bars everyone. Under
+      Reading literal every opt-out bars every debtor its state's law governs.
 
     Every predicate is deterministic: it succeeds exactly once for the modes documented.
 */
 
-:- module(domicile, [allowable/8, days_in_window/4, governing_place/4, state/1]).
+:- module(domicile, [allowable/11, days_in_window/4, governing_place/4, state/1]).
 
 :- use_module(library(lists)).
 :- use_module(library(pairs)).
@@ -100,10 +113,13 @@ governing_place(Days730, Days180, Place, Path) :-
     ;   Place = none, Path = none
     ).
 
-% 11 U.S.C. § 522(b)(3)(A): "the State ... in which the debtor's domicile has been located for the
-% 730 days immediately preceding the date of the filing of the petition".
+% 11 U.S.C. § 522(b)(3)(A): "the place in which the debtor's domicile has been located for the 730
+% days immediately preceding the date of the filing of the petition", read with the words that follow,
+% "if the debtor's domicile has not been located in a single State for such 730-day period": the
+% place must be a State.
 domiciled_whole_730(Days730, Place) :-
-    memberchk(Place-730, Days730).
+    memberchk(Place-730, Days730),
+    state(Place).
 
 % 11 U.S.C. § 522(b)(3)(A): "or if the debtor's domicile has not been located in a single State for
 % such 730-day period, the place in which the debtor's domicile was located for 180 days immediately
@@ -121,7 +137,8 @@ longer_portion_of_180(Days180, Place) :-
 
 /* ----- 11 U.S.C. § 522(b)(2), (b)(3) and its hanging paragraph: allowable jurisdictions ----- */
 
-allowable(Petition, Periods, OptOut, Jurisdictions, RulePath, State, Days730, Days180) :-
+allowable(Petition, Periods, OptOut, Reading, Residence, FiledIn,
+          Jurisdictions, RulePath, State, Days730, Days180) :-
     window(w730, Petition, From730, To730),
     days_in_window(Periods, From730, To730, Days730),
     window(w180, Petition, From180, To180),
@@ -130,18 +147,34 @@ allowable(Petition, Periods, OptOut, Jurisdictions, RulePath, State, Days730, Da
     (   state(Place)
     ->  State = Place,
         RulePath = Path,
-        state_law_jurisdictions(State, OptOut, Jurisdictions)
+        Recent is Petition - 180,
+        days_in_window(Periods, Recent, Petition, DaysRecent),
+        Debtor = debtor(Reading, Residence, FiledIn, DaysRecent),
+        state_law_jurisdictions(State, OptOut, Debtor, Jurisdictions)
     ;   hanging_paragraph(State, RulePath, Jurisdictions)
     ).
 
 % 11 U.S.C. § 522(b)(3)(A): the applicable State law, and
 % 11 U.S.C. § 522(b)(2): the § 522(d) exemptions "unless the State law that is applicable to the
 % debtor under paragraph (3)(A) specifically does not so authorize".
-state_law_jurisdictions(State, OptOut, Jurisdictions) :-
-    (   memberchk(State, OptOut)
+state_law_jurisdictions(State, OptOut, Debtor, Jurisdictions) :-
+    (   memberchk(optout(State, Scope), OptOut),
+        bars(Scope, State, Debtor)
     ->  Jurisdictions = [State]
     ;   Jurisdictions = [State, 'US']
     ).
+
+% bars(+Scope, +State, +Debtor): the opt-out of State, worded for Scope, withholds § 522(d) from Debtor.
+bars(_, _, debtor(literal, _, _, _)).
+bars(all, _, debtor(camp, _, _, _)).
+bars(Scope, State, debtor(camp, State, _, _)) :-
+    memberchk(Scope, [residents, domiciliaries, citizens, residents_180]).
+bars(residents_180, State, debtor(camp, _, _, DaysRecent)) :-
+    memberchk(State-_, DaysRecent).
+bars(filed_in_state, State, debtor(camp, _, State, _)).
+bars(longer_180, State, debtor(camp, _, _, DaysRecent)) :-
+    memberchk(State-Mine, DaysRecent),
+    \+ ( member(Other-Theirs, DaysRecent), Other \== State, Theirs >= Mine ).
 
 % 11 U.S.C. § 522(b)(3), hanging paragraph: "If the effect of the domiciliary requirement under
 % subparagraph (A) is to render the debtor ineligible for any exemption, the debtor may elect to

@@ -4,7 +4,8 @@ OpenExempt's cases give each asset at most two exemptions, one household pool ea
 passes them. These generators go further, into the shapes where greedy and branch-and-bound heuristics
 go wrong: several exemptions competing for one asset, joint debtors with split interests, per-debtor and
 household pools side by side, item-counted pools, per-item caps, fallbacks, sub-limits, caps from findings
-of need, mutual exclusions, unlimited pools and worthless assets.
+of need, mutual exclusions (for the case and per claimant), item classes, unlimited pools and worthless
+assets.
 
 Each generator is written once against a small `_Choices` interface, so the same code backs a hypothesis
 strategy (shrinkable, for tests) and a seeded `random.Random` function (repeatable, for benchmarks).
@@ -201,7 +202,27 @@ def _problem(
         for second in exemptions:
             if first < second and choose.chance(10):
                 problem.exclusions |= {(first, second), (second, first)}
+            elif first < second and choose.chance(8):
+                problem.claimant_exclusions |= {(first, second), (second, first)}
+    for exemption in exemptions:
+        if choose.chance(15):
+            _item_classes(choose, problem, exemption, scopes[exemption])
     return problem
+
+
+def _item_classes(choose: _Choices, problem: AllocationProblem, exemption: str, scopes: list[str]) -> None:
+    """One or two item classes on `exemption` ("one rifle or shotgun and one pistol"): each eligible asset in
+    none, one or both; each pool may claim in at most 1 or 2 assets of each class."""
+    classes = ["class_a", "class_b"][: choose.integer(1, 2)]
+    for asset, e in sorted(problem.eligible):
+        if e != exemption:
+            continue
+        for item_class in classes:
+            if choose.chance(60):
+                problem.class_members.add((asset, exemption, item_class))
+    for scope in scopes:
+        for item_class in classes:
+            problem.class_limits[(exemption, scope, item_class)] = choose.integer(1, 2)
 
 
 def _limits(

@@ -23,8 +23,10 @@ WINDOW_730 = 730
 WINDOW_180_END = 910
 """Offsets 731..910: the 180 days before the 730-day period."""
 
-DEFAULT_PLACES = ("OR", "PA", "WI", "DC", "TX", "AZ", "IL", "FL", FOREIGN)
-"""States that authorize § 522(d), states that opted out, D.C., and a place outside the United States."""
+DEFAULT_PLACES = ("OR", "PA", "WI", "DC", "TX", "AZ", "IL", "FL", "UT", "NE", "MT", "WV", FOREIGN)
+"""States that authorize § 522(d); opt-out states whose words reach residents (AZ, IL, FL), recent residents
+(UT), filings in the state (NE) or every debtor (MT); West Virginia, which stopped opting out on
+2021-07-01; D.C.; and a place outside the United States."""
 
 BOUNDARY_OFFSETS = (1, 2, 365, 366, 729, 730, 731, 732, 790, 819, 820, 821, 850, 909, 910, 911, 912)
 """Cut points worth hitting: the edges of both windows and the 90/90 and 60/60/60 splits of the 180 days."""
@@ -156,30 +158,63 @@ def domicile_histories(
     if all(place is None for place, _, _ in segments):
         segments[0] = (pool[0], *segments[0][1:])
     kept = [(place, top, bottom) for place, top, bottom in segments if place is not None][:max_periods]
+    moves_on_petition_day = draw(st.integers(0, 7)) == 0 and any(bottom == 0 for _, _, bottom in kept)
     periods = [
         DomicilePeriod(
             state=place,
             start=petition - dt.timedelta(days=top),
-            end=None if bottom == 0 and draw(st.booleans()) else petition - dt.timedelta(days=bottom),
+            end=None
+            if bottom == 0 and not moves_on_petition_day and draw(st.booleans())
+            else petition - dt.timedelta(days=bottom),
         )
         for place, top, bottom in kept
     ]
+    if moves_on_petition_day:  # a move on the petition day: the new place holds no day of either window
+        periods.append(DomicilePeriod(state=draw(st.sampled_from(sorted(set(places)))), start=petition))
     return DomicileHistory(petition, draw(st.permutations(periods)))
 
 
 @st.composite
 def cases_without_assets(
-    draw: st.DrawFn, *, histories: st.SearchStrategy[DomicileHistory] | None = None
+    draw: st.DrawFn,
+    *,
+    histories: st.SearchStrategy[DomicileHistory] | None = None,
+    joint: bool | None = False,
+    filing_states: Sequence[str] = ("OR", "NE", "AZ", "UT"),
 ) -> Case:
-    """A valid single-filing Case with no assets: enough for task AE (the allowable jurisdictions).
+    """A valid Case with no assets: enough for task AE (the allowable systems).
 
     histories: where petition dates and domicile periods come from (default: `domicile_histories()`).
+    joint: False for single filings, True for joint ones, None for either. A joint case gets, half the time,
+        a spouse history of its own (another draw moved onto the same petition date), so the spouses' rules
+        can point to different laws.
+    filing_states: some cases name the district they are filed in (`filed_in`) from these; the rest are
+        filed where the debtor lives. Every case draws both options of the reading nonresident_opt_out, and
+        joint cases sometimes cannot agree on their election.
     """
-    history = draw(histories if histories is not None else domicile_histories())
+    source = histories if histories is not None else domicile_histories()
+    history = draw(source)
+    is_joint = draw(st.booleans()) if joint is None else joint
+    spouse = None
+    if is_joint and draw(st.booleans()):
+        other = draw(source)
+        shift = history.petition_date - other.petition_date
+        spouse = [
+            DomicilePeriod(
+                state=p.state,
+                start=min(p.start + shift, history.petition_date),
+                end=None if p.end is None else min(p.end + shift, history.petition_date),
+            )
+            for p in other.periods
+        ]
     return Case(
         id="domicile-property",
         petition_date=history.petition_date,
-        filing=Filing.SINGLE,
+        filing=Filing.JOINT if is_joint else Filing.SINGLE,
         domicile=history.periods,
+        spouse_domicile=spouse,
+        filed_in=draw(st.one_of(st.none(), st.sampled_from(list(filing_states)))),
+        spouses_cannot_agree=is_joint and draw(st.integers(0, 3)) == 0,
+        readings={"nonresident_opt_out": draw(st.sampled_from(["camp", "literal"]))},
         assets=[],
     )

@@ -21,13 +21,11 @@ from lexsym.solution import JurisdictionResult, Solution
 DEFAULT_STATE = "OR"  # Oregon permits the federal exemptions, so US is always allowable.
 
 
-def build_case(spec: dict[str, Any]) -> dict[str, Any]:
-    """A complete case dict from a partial one."""
+def build_case(spec: dict[str, Any], *, state: str = DEFAULT_STATE) -> dict[str, Any]:
+    """A complete case dict from a partial one; the default domicile is ten years in `state`."""
     data = dict(spec)
     petition = dt.date.fromisoformat(str(data.setdefault("petition_date", "2023-06-01")))
-    data.setdefault(
-        "domicile", [{"state": DEFAULT_STATE, "start": str(petition.replace(year=petition.year - 10))}]
-    )
+    data.setdefault("domicile", [{"state": state, "start": str(petition.replace(year=petition.year - 10))}])
     assets = []
     for asset in data.get("assets", []):
         asset = dict(asset)
@@ -37,8 +35,8 @@ def build_case(spec: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def solve_spec(spec: dict[str, Any], **options: Any) -> Solution:
-    return solve(parse_case(build_case(spec)), **options)
+def solve_spec(spec: dict[str, Any], *, state: str = DEFAULT_STATE, **options: Any) -> Solution:
+    return solve(parse_case(build_case(spec, state=state)), **options)
 
 
 def result_for(solution: Solution, jurisdiction: str) -> JurisdictionResult:
