@@ -6,6 +6,8 @@ to be settled by reading the statute again (never by editing the expectation wit
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections import Counter
 
 import pytest
@@ -20,12 +22,31 @@ MIN_CASES_PER_STATUTE_FILE = 8
 MIN_DOMICILE_CASES = 40
 
 
+def _key(path, case) -> str:
+    return f"{path.relative_to(CASEBANK)}::{case['name']}"
+
+
+def _check(item: tuple[str, dict]) -> tuple[str, list[str]]:
+    key, case = item
+    return key, disagreements(case)
+
+
+@pytest.fixture(scope="module")
+def verdicts() -> dict[str, list[str]]:
+    """Every case solved once, on all cores (the cases are independent), keyed like the test ids."""
+    items = [(_key(path, case), case) for path, _document, case in CASES]
+    workers = min(os.cpu_count() or 1, 4)
+    if workers < 2:
+        return dict(map(_check, items))
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        return dict(pool.imap_unordered(_check, items, chunksize=8))
+
+
 @pytest.mark.parametrize(
-    ("path", "document", "case"),
-    [pytest.param(p, d, c, id=f"{p.relative_to(CASEBANK)}::{c['name']}") for p, d, c in CASES],
+    ("path", "document", "case"), [pytest.param(p, d, c, id=_key(p, c)) for p, d, c in CASES]
 )
-def test_casebank_case(path, document, case):
-    found = disagreements(case)
+def test_casebank_case(verdicts, path, document, case):
+    found = verdicts[_key(path, case)]
     assert not found, (
         f"{path.name}: {case['name']}\n" + "\n".join(found) + "\n\nreasoning:\n" + case["reasoning"]
     )

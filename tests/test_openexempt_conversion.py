@@ -149,10 +149,14 @@ def test_case_fields() -> None:
     assert case.petition_date == dt.date(2024, 5, 1)
     assert case.filing is Filing.JOINT
     assert case.debtors == ["Ann Example", "Bo Example"]
+    # OpenExempt's empty period on the petition date is a move on the petition day, kept as such.
     assert [(p.state, p.start, p.end) for p in case.domicile] == [
         ("WI", dt.date(2019, 1, 1), dt.date(2023, 2, 1)),
         ("OR", dt.date(2023, 2, 1), dt.date(2024, 5, 1)),
+        ("AZ", dt.date(2024, 5, 1), dt.date(2024, 5, 1)),
     ]
+    assert case.place_on_petition_date() == "AZ"
+    assert case.readings.nonresident_opt_out == "literal"  # OpenExempt's semantics
     assert [(a.id, a.description, a.value, a.kind) for a in case.assets] == [
         ("a1", "old bicycle", 120, AssetKind.OTHER),
         ("a2", "old bicycle", 80, AssetKind.OTHER),
