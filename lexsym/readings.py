@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 
 @dataclass(frozen=True)
@@ -197,32 +197,8 @@ def _describe(name: str) -> str:
     return f"{reading.question} Options: {options}"
 
 
-class Readings(BaseModel):
-    """The contested readings a case is solved under; each field defaults to the stated default."""
-
+class _ReadingsBase(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-    nonresident_opt_out: Literal["camp", "literal"] = Field(
-        default="camp", description=_describe("nonresident_opt_out")
-    )
-    p_appreciation: Literal["excluded", "counted"] = Field(
-        default="excluded", description=_describe("p_appreciation")
-    )
-    az_prostheses: Literal["prostheses_only", "prescribed_health_aids"] = Field(
-        default="prostheses_only", description=_describe("az_prostheses")
-    )
-    ira_cap_scope: Literal["retirement_provisions", "all_exemptions"] = Field(
-        default="retirement_provisions", description=_describe("ira_cap_scope")
-    )
-    or_base_protected_balance: Literal["garnishment_only", "exemption"] = Field(
-        default="garnishment_only", description=_describe("or_base_protected_balance")
-    )
-    residency_limits: Literal["as_written", "preempted"] = Field(
-        default="as_written", description=_describe("residency_limits")
-    )
-    joint_property_claims: Literal["own_interest", "whole_property"] = Field(
-        default="own_interest", description=_describe("joint_property_claims")
-    )
 
     def as_dict(self) -> dict[str, str]:
         return {name: getattr(self, name) for name in BY_NAME}
@@ -230,11 +206,25 @@ class Readings(BaseModel):
     def facts(self) -> list[str]:
         return [f"reading({name},{value})." for name, value in self.as_dict().items()]
 
-    def merged(self, overrides: dict[str, Any] | None) -> Readings:
+    def merged(self, overrides: dict[str, Any] | None) -> _ReadingsBase:
         """These readings with `overrides` (a partial mapping) applied on top."""
         if not overrides:
             return self
-        return Readings.model_validate({**self.as_dict(), **overrides})
+        return type(self).model_validate({**self.as_dict(), **overrides})
 
+
+Readings = create_model(
+    "Readings",
+    __base__=_ReadingsBase,
+    __doc__="The contested readings a case is solved under; each field defaults to the stated default.",
+    **{
+        reading.name: (
+            Literal[reading.options],
+            Field(default=reading.default, description=_describe(reading.name)),
+        )
+        for reading in READINGS
+    },
+)
+"""One field per reading of READINGS (options and default stated there once)."""
 
 DEFAULT_READINGS = Readings()

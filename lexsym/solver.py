@@ -437,39 +437,39 @@ def _warnings(
         if not _is_encoded(code, encoded)
     ]
     jurisdiction_of = {e: jurisdiction_id(j) for e, j in first.rows["exemption_of"]}
-    citation = first.citations()
-    backdated: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for exemption, _kind, day in sorted(first.rows["amount_backdated"]):
-        code = jurisdiction_of.get(exemption)
-        if code in wanted:
-            backdated[(code, day)].append(citation.get(exemption, exemption))
-    for (code, day), citations in sorted(backdated.items()):
-        cited = ", ".join(sorted(set(citations)))
+    notes = {
+        name: _amount_notes(first, name, jurisdiction_of, wanted)
+        for name in ("amount_backdated", "amount_stale", "amount_unconfirmed")
+    }
+    for (code, day), cited in notes["amount_backdated"]:
         warnings.append(
             f"{code}: the petition predates the amounts recorded as of {_day_text(day)} for {cited}; "
             "earlier amounts are not encoded, so these are used"
         )
-    stale: dict[tuple[str, str], set[str]] = defaultdict(set)
-    for exemption, _kind, day in first.rows["amount_stale"]:
-        code = jurisdiction_of.get(exemption)
-        if code in wanted:
-            stale[(code, day)].add(citation.get(exemption, exemption))
-    for (code, day), citations in sorted(stale.items()):
+    for (code, day), cited in notes["amount_stale"]:
         warnings.append(
-            f"{code}: {', '.join(sorted(citations))}: the amount was adjusted again on {_day_text(day)} to a "
-            f"figure not encoded; the amount used is the last one encoded and {STALE_WARNING}"
+            f"{code}: {cited}: the amount was adjusted again on {_day_text(day)} to a figure not encoded; "
+            f"the amount used is the last one encoded and {STALE_WARNING}"
         )
-    unconfirmed: dict[tuple[str, str], set[str]] = defaultdict(set)
-    for exemption, _kind, day in first.rows["amount_unconfirmed"]:
-        code = jurisdiction_of.get(exemption)
-        if code in wanted:
-            unconfirmed[(code, day)].add(citation.get(exemption, exemption))
-    for (code, day), citations in sorted(unconfirmed.items()):
+    for (code, day), cited in notes["amount_unconfirmed"]:
         warnings.append(
-            f"{code}: {', '.join(sorted(citations))}: the amount in force from {_day_text(day)} was not read "
-            "from an official text (computed from the statute's formula or taken from a secondary source)"
+            f"{code}: {cited}: the amount in force from {_day_text(day)} was not read from an official text "
+            "(computed from the statute's formula or taken from a secondary source)"
         )
     return warnings
+
+
+def _amount_notes(
+    first: _Pass1, name: str, jurisdiction_of: dict[str, str], wanted: set[str]
+) -> list[tuple[tuple[str, str], str]]:
+    """((jurisdiction, date), cited exemptions) for the amount atoms `name`(E, Kind, Date) of `wanted`."""
+    citation = first.citations()
+    grouped: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for exemption, _kind, day in first.rows[name]:
+        code = jurisdiction_of.get(exemption)
+        if code in wanted:
+            grouped[(code, day)].add(citation.get(exemption, exemption))
+    return [(key, ", ".join(sorted(cited))) for key, cited in sorted(grouped.items())]
 
 
 STALE_WARNING = "understates the law"

@@ -66,37 +66,23 @@ def _compare(solution: Solution, expect: dict[str, Any]) -> list[str]:
     for code in sorted(_jurisdictions(expect)):
         if code not in results:
             found.append(f"{code}: no result")
-    for code, assets in (expect.get("eligible") or {}).items():
-        for asset, citations in (assets or {}).items():
-            got = (
-                {m.citation for m in results[code].classification.get(asset, [])}
-                if code in results
-                else set()
-            )
-            if got != set(citations or []):
-                found.append(
-                    f"eligible[{code}][{asset}]: expected {sorted(citations or [])}, got {sorted(got)}"
-                )
-    for code, assets in (expect.get("eligible_includes") or {}).items():
-        for asset, citations in (assets or {}).items():
-            got = (
-                {m.citation for m in results[code].classification.get(asset, [])}
-                if code in results
-                else set()
-            )
-            missing = set(citations or []) - got
-            if missing:
-                found.append(f"eligible_includes[{code}][{asset}]: missing {sorted(missing)}")
-    for code, assets in (expect.get("eligible_excludes") or {}).items():
-        for asset, citations in (assets or {}).items():
-            got = (
-                {m.citation for m in results[code].classification.get(asset, [])}
-                if code in results
-                else set()
-            )
-            extra = set(citations or []) & got
-            if extra:
-                found.append(f"eligible_excludes[{code}][{asset}]: present {sorted(extra)}")
+
+    def citations_of(code: str, asset: str) -> set[str]:
+        if code not in results:
+            return set()
+        return {m.citation for m in results[code].classification.get(asset, [])}
+
+    checks = {
+        "eligible": lambda want, got: f"expected {sorted(want)}, got {sorted(got)}" if got != want else "",
+        "eligible_includes": lambda want, got: f"missing {sorted(want - got)}" if want - got else "",
+        "eligible_excludes": lambda want, got: f"present {sorted(want & got)}" if want & got else "",
+    }
+    for key, differs in checks.items():
+        for code, assets in (expect.get(key) or {}).items():
+            for asset, citations in (assets or {}).items():
+                problem = differs(set(citations or []), citations_of(code, asset))
+                if problem:
+                    found.append(f"{key}[{code}][{asset}]: {problem}")
     for code, assets in (expect.get("max_claim") or {}).items():
         for asset, values in (assets or {}).items():
             got = (
