@@ -2,7 +2,7 @@
 
 Table 1: the full `lexsym.solve(case)` (all five tasks; allowable jurisdictions OR and US) on seeded cases
 with competing federal exemptions (several vehicles, household goods, jewelry, tools, residences, cash,
-retirement funds; single and joint filings), next to the MILP oracle `lexsym.milp.solve_milp` on the
+retirement funds; single and joint filings), next to the MILP oracle `lexsym.oracles.milp.solve_milp` on the
 case's US contract. Table 2: the allocator alone against the MILP on seeded contract-level problems
 (`lexsym.testing.random_allocation_problem`), which are harder than the statutes produce.
 
@@ -19,13 +19,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import lexsym
-from lexsym.allocation import AllocationProblem
-from lexsym.allocator import allocate
-from lexsym.case import Case
-from lexsym.clingo_runner import solve_stratified
-from lexsym.facts import case_facts
-from lexsym.milp import solve_milp
-from lexsym.rules import case_encoding_files, rules_root, statute_files
+from lexsym.law.allocation import AllocationProblem
+from lexsym.law.allocator import allocate
+from lexsym.law.case import Case
+from lexsym.law.clingo_runner import solve_stratified
+from lexsym.law.facts import case_facts
+from lexsym.law.rules import case_encoding_files, rules_root, statute_files
+from lexsym.oracles.milp import solve_milp
 from lexsym.testing import random_allocation_problem, random_federal_case
 
 SIZES = (2, 4, 8, 16, 32, 64)
@@ -56,7 +56,7 @@ class Row:
 
 
 def us_contract(case: Case) -> AllocationProblem:
-    """The federal contract of `case`, read from pass 1 the way `lexsym.solver` reads it."""
+    """The federal contract of `case`, read from pass 1 the way `lexsym.law.solver` reads it."""
     root = rules_root()
     symbols = solve_stratified(
         [*statute_files(root), *case_encoding_files(root)], "\n".join(case_facts(case))

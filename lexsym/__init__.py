@@ -12,19 +12,19 @@ from typing import TYPE_CHECKING, Any
 from lexsym._version import __version__
 
 if TYPE_CHECKING:
-    from lexsym.case import Case, load_case, parse_case
-    from lexsym.solution import Solution
-    from lexsym.solver import solve
-    from lexsym.whatif import ExemptionTable, load_table
+    from lexsym.law.case import Case, load_case, parse_case
+    from lexsym.law.solution import Solution
+    from lexsym.law.solver import solve
+    from lexsym.law.whatif import ExemptionTable, load_table
 
 _EXPORTS = {
-    "Case": "lexsym.case",
-    "load_case": "lexsym.case",
-    "parse_case": "lexsym.case",
-    "Solution": "lexsym.solution",
-    "solve": "lexsym.solver",
-    "ExemptionTable": "lexsym.whatif",
-    "load_table": "lexsym.whatif",
+    "Case": "lexsym.law.case",
+    "load_case": "lexsym.law.case",
+    "parse_case": "lexsym.law.case",
+    "Solution": "lexsym.law.solution",
+    "solve": "lexsym.law.solver",
+    "ExemptionTable": "lexsym.law.whatif",
+    "load_table": "lexsym.law.whatif",
 }
 
 __all__ = [

@@ -14,8 +14,8 @@ from typing import Any
 import yaml
 
 from lexsym import parse_case, solve
-from lexsym.errors import LexsymError
-from lexsym.solution import Solution
+from lexsym._util.errors import LexsymError
+from lexsym.law.solution import Solution
 
 CASEBANK = Path(__file__).parent / "casebank"
 

@@ -1,7 +1,7 @@
 """The clingo-lpx allocator against an independent MILP (HiGHS), on contracts and on whole cases.
 
-`lexsym.milp` is written from the contract's prose semantics, not from `encodings/allocate.lp`; when both
-prove the same least non-exempt value on generated contracts far richer than OpenExempt's, and the
+`lexsym.oracles.milp` is written from the contract's prose semantics, not from `encodings/allocate.lp`;
+when both prove the same least non-exempt value on generated contracts far richer than OpenExempt's, and the
 allocator's schedule passes a plain-Python feasibility check, the optimiser is right on those shapes.
 
 Limits of this oracle: both programs optimise over the contract that pass 1 derives from the statute files
@@ -20,13 +20,13 @@ import pytest
 from hypothesis import given, settings
 
 import lexsym
-from lexsym.allocation import AllocationProblem
-from lexsym.allocator import allocate
-from lexsym.case import Case
-from lexsym.clingo_runner import solve_stratified
-from lexsym.facts import case_facts
-from lexsym.milp import solve_milp
-from lexsym.rules import case_encoding_files, rules_root, statute_files
+from lexsym.law.allocation import AllocationProblem
+from lexsym.law.allocator import allocate
+from lexsym.law.case import Case
+from lexsym.law.clingo_runner import solve_stratified
+from lexsym.law.facts import case_facts
+from lexsym.law.rules import case_encoding_files, rules_root, statute_files
+from lexsym.oracles.milp import solve_milp
 from lexsym.testing import allocation_problems, federal_cases, random_allocation_problem
 
 Amounts = dict[tuple[str, str, str], int]
@@ -288,7 +288,7 @@ def test_schedule_is_deterministic() -> None:
 
 
 def us_contract(case: Case) -> AllocationProblem:
-    """The federal allocation contract of `case`, read from pass 1 as `lexsym.solver` reads it."""
+    """The federal allocation contract of `case`, read from pass 1 as `lexsym.law.solver` reads it."""
     root = rules_root()
     symbols = solve_stratified(
         [*statute_files(root), *case_encoding_files(root)], "\n".join(case_facts(case))

@@ -24,8 +24,8 @@ from lexsym.answers import (
     parse_amount,
     parse_answer,
 )
-from lexsym.generate.config import Task
-from lexsym.vocabulary import JURISDICTION_NAMES
+from lexsym.law.tasks import Task
+from lexsym.law.vocabulary import JURISDICTION_NAMES
 
 CAR = "a 2009 Mazda 3 hatchback the debtor commutes in"
 MAPS = "a set of antique maps the debtor holds as an investment"

@@ -13,8 +13,8 @@ from collections import Counter
 import pytest
 import yaml
 
-from lexsym.readings import READINGS
-from lexsym.rules import rules_root, statute_files
+from lexsym.law.readings import READINGS
+from lexsym.law.rules import rules_root, statute_files
 from tests.casebank_check import CASEBANK, casebank_cases, casebank_files, disagreements
 
 CASES = list(casebank_cases())

@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 import lexsym
-from lexsym.case import Case
-from lexsym.catalogue import CatalogueAsset, load_catalogue, load_catalogue_file
-from lexsym.clingo_runner import solve_stratified
-from lexsym.errors import InputError
-from lexsym.rules import rules_root, statute_files
-from lexsym.solution import Solution
-from lexsym.vocabulary import KIND_PARENTS, AssetKind, Use
+from lexsym._util.errors import InputError
+from lexsym.law.case import Case
+from lexsym.law.catalogue import CatalogueAsset, load_catalogue, load_catalogue_file
+from lexsym.law.clingo_runner import solve_stratified
+from lexsym.law.rules import rules_root, statute_files
+from lexsym.law.solution import Solution
+from lexsym.law.vocabulary import KIND_PARENTS, AssetKind, Use
 
 MIN_ENTRIES = 500
 MIN_UNCOVERED = 60

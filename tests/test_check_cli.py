@@ -10,8 +10,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lexsym.answer_check import check_answer_file, load_answer_file
-from lexsym.errors import InputError
+from lexsym._util.errors import InputError
+from lexsym.check.answer_file import check_answer_file, load_answer_file
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "data" / "examples"

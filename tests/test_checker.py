@@ -1,4 +1,4 @@
-"""`lexsym.checker`: every violation kind is triggered by a schedule just past its limit, and a schedule
+"""`lexsym.check.checker`: every violation kind is triggered by a schedule just past its limit, and a schedule
 just inside it passes. Cases are built with tests/clintests.build_case (single filing, Oregon domicile,
 petition 2023-06-01, federal 2022 figures: (d)(2) $4,450, (d)(3) $700 per item / $14,875, (d)(5) $1,475
 + up to $13,950 of unused (d)(1) $27,900)."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from lexsym import parse_case, solve
-from lexsym.checker import ClaimedSchedule, check_schedules
+from lexsym.check.checker import ClaimedSchedule, check_schedules
 from tests.clintests import build_case
 
 D = {n: f"11 U.S.C. § 522(d)({n})" for n in (1, 2, 3, 4, 5)}

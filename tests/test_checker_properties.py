@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lexsym import solve
-from lexsym.checker import ClaimedSchedule, check_schedules
+from lexsym.check.checker import ClaimedSchedule, check_schedules
 from lexsym.testing import federal_cases
 
 SINGLE_CAP = {"exceeds_single_claim", "per_item_exceeded"}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lexsym.solution import Solution
+from lexsym.law.solution import Solution
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "data" / "examples" / "case.json"

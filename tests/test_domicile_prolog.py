@@ -1,4 +1,4 @@
-"""The 730-day rule twice: `encodings/domicile.lp` (via `lexsym.solve`) and `lexsym/prolog/domicile.pl`.
+"""The 730-day rule twice: `encodings/domicile.lp` (via `lexsym.solve`) and `oracles/prolog/domicile.pl`.
 
 The two programs share no code, only the legal reading and the opt-out list, so agreement on thousands of
 histories aimed at the windows' edges is evidence that both count days and choose rule paths correctly.
@@ -19,10 +19,10 @@ import pytest
 from hypothesis import example, given, settings
 
 from lexsym import Case, parse_case, solve
-from lexsym.errors import SolveError
-from lexsym.prolog_domicile import allowable_by_prolog, prolog_engine
+from lexsym._util.errors import SolveError
+from lexsym.law.vocabulary import STATES
+from lexsym.oracles.prolog_domicile import allowable_by_prolog, prolog_engine
 from lexsym.testing import cases_without_assets, domicile_histories
-from lexsym.vocabulary import STATES
 
 try:
     prolog_engine()

@@ -15,9 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lexsym.exams.datasets import load_exam
-from lexsym.exams.mcq import evaluate
 from lexsym.exams.tasks import ConvertOptions, convert, exam_records, fair_share, fit_precedents
 from lexsym.scoring import score
+from lexsym.scoring.mcq_evaluation import evaluate
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "exams"
 RECORD_KEYS = {

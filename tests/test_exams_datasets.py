@@ -11,16 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from lexsym.errors import InputError
-from lexsym.exams.datasets import (
-    ExamFormat,
-    KclEssay,
-    KclMCQA,
-    LexamMCQ,
-    LexamOpen,
-    load_exam,
-    source_fingerprint,
-)
+from lexsym._util.errors import InputError
+from lexsym.exams.datasets import load_exam
+from lexsym.exams.items import ExamFormat, KclEssay, KclMCQA, LexamMCQ, LexamOpen
+from lexsym.exams.sources import source_fingerprint
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "exams"
 

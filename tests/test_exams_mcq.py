@@ -13,21 +13,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lexsym.exams.mcq import (
-    McqSample,
+from lexsym.answers.choices import extract_choice, option_labels
+from lexsym.exams.mcq_prompts import (
     apply_permutation,
-    bootstrap_se,
-    chi2_sf,
-    chisquare_uniform,
-    clustered_se,
-    extract_choice,
-    option_labels,
-    position_bias,
     render_mcq_prompt,
     shuffle_permutation,
     to_display,
     to_original,
 )
+from lexsym.scoring.mcq_samples import McqSample
+from lexsym.scoring.position_bias import chi2_sf, chisquare_uniform, position_bias
+from lexsym.scoring.standard_errors import bootstrap_se, clustered_se
 
 ABCD = option_labels(4)
 

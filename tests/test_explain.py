@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from lexsym import parse_case
-from lexsym.errors import InputError
-from lexsym.explain import explain
+from lexsym._util.errors import InputError
+from lexsym.law.explain import explain
 from tests.clintests import build_case
 
 REPO = Path(__file__).resolve().parents[1]

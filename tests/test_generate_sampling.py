@@ -8,11 +8,12 @@ from collections import Counter
 import pytest
 
 from lexsym import solve
-from lexsym.errors import InputError
-from lexsym.generate.config import GeneratorConfig, Task, load_config, parse_config
-from lexsym.generate.gold import gold_answers
+from lexsym._util.errors import InputError
+from lexsym.generate.config import GeneratorConfig, load_config, parse_config
 from lexsym.generate.sampling import feasible_paths, sample_scenario
 from lexsym.generate.suites import SUITE_NAMES, all_variants, load_suite, suite_datasets
+from lexsym.law.gold import gold_answers
+from lexsym.law.tasks import Task
 
 EXPECTED_PATH = {
     "730": "730",

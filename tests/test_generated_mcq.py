@@ -14,8 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from lexsym.case import Case
-from lexsym.checker import ClaimedSchedule, check_schedules
+from lexsym.check.checker import ClaimedSchedule, check_schedules
 from lexsym.exams.generated import (
     KINDS,
     MCQConfig,
@@ -25,13 +24,14 @@ from lexsym.exams.generated import (
     prompt_jurisdictions,
     write_task_set,
 )
-from lexsym.exams.mcq import mcq_task_problem, score_sample
 from lexsym.generate.config import GeneratorConfig
 from lexsym.generate.render import render_fact_pattern
 from lexsym.generate.sampling import case_rng, sample_scenario
-from lexsym.solution import Solution
-from lexsym.solver import solve
-from lexsym.statute_sheet import sheet_for
+from lexsym.law.case import Case
+from lexsym.law.solution import Solution
+from lexsym.law.solver import solve
+from lexsym.law.statute_sheet import sheet_for
+from lexsym.scoring.mcq_samples import mcq_task_problem, score_sample
 
 CONFIG = GeneratorConfig(
     name="mcq-test",

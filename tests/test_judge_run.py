@@ -15,11 +15,13 @@ from typing import Any
 
 import pytest
 
-from lexsym.errors import InputError
-from lexsym.judges.session import JudgeOptions, JudgeSpec, judge_run
+from lexsym._util.errors import InputError
+from lexsym.judges.session import judge_run
+from lexsym.judges.settings import JudgeOptions, JudgeSpec
 from lexsym.models.base import Completion, GenerationParams
 from lexsym.runner.limits import RetryPolicy
-from lexsym.runner.run import RunOptions, run_tasks
+from lexsym.runner.run import run_tasks
+from lexsym.runner.run_options import RunOptions
 from tests.judge_replies import rubric_reply
 from tests.stub_server import FAKE_KEY
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lexsym.errors import InputError
+from lexsym._util.errors import InputError
 from lexsym.judges.labels import read_ratings
 from lexsym.judges.report import validate_judges
 

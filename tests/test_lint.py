@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lexsym.lint import lint
+from lexsym.law.lint import lint
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from lexsym.errors import InputError
+from lexsym._util.errors import InputError
 from lexsym.models import GenerationParams, PermanentModelError, TransientModelError, load_model
 from lexsym.models.litellm_backend import REDACTED, LiteLLMModel, redact_secrets
 from tests.stub_server import ANSWER, FAKE_KEY, REASONING, TRUNCATED, USAGE, StubServer

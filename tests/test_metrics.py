@@ -1,4 +1,4 @@
-"""The metric definitions of `lexsym.metrics`, each against numbers worked out by hand.
+"""The metric definitions of `lexsym.scoring.metrics`, each against numbers worked out by hand.
 
 Where a definition departs from OpenExempt's evaluator (empty-empty scores 1/1/1; format failures count in
 OE precision), a test says so, so that a change back to their behaviour fails here.
@@ -11,8 +11,8 @@ import math
 import numpy as np
 import pytest
 
-from lexsym import metrics
-from lexsym.metrics import (
+from lexsym.scoring import metrics
+from lexsym.scoring.metrics import (
     PRF,
     ScheduleOutcome,
     amounts_score,

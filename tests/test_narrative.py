@@ -14,27 +14,30 @@ from functools import cache
 import jinja2
 import pytest
 
-from lexsym.generate.config import GeneratorConfig, Task
-from lexsym.generate.gold import gold_answers
+from lexsym.generate.config import GeneratorConfig
 from lexsym.generate.render import (
     ASSET_OPINION,
-    DATE_STYLES,
     DOMICILE_OPINION,
     INTRO,
-    MONTHS,
     NARRATIVE_GROUPS,
     SOLD,
+    render_fact_pattern,
+    render_prompt,
+)
+from lexsym.generate.sampling import Scenario, sample_scenario
+from lexsym.generate.templates import (
+    DATE_STYLES,
+    MONTHS,
     environment,
     format_money,
     phrasings,
-    render_fact_pattern,
-    render_prompt,
     template_names,
 )
-from lexsym.generate.sampling import Scenario, sample_scenario
-from lexsym.solver import solve
-from lexsym.statute_sheet import sheet_for
-from lexsym.vocabulary import FOREIGN, STATES, AssetKind
+from lexsym.law.gold import gold_answers
+from lexsym.law.solver import solve
+from lexsym.law.statute_sheet import sheet_for
+from lexsym.law.tasks import Task
+from lexsym.law.vocabulary import FOREIGN, STATES, AssetKind
 
 SWITCHES = ("irrelevant_asset_facts", "irrelevant_domicile_facts", "asset_opinions", "domicile_opinions")
 CASES_PER_CONFIG = 40

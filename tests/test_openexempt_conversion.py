@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 
 import lexsym
-from lexsym.errors import InputError
-from lexsym.openexempt import (
+from lexsym._util.errors import InputError
+from lexsym.interop.openexempt import (
     JURISDICTION_IDS,
     case_from_openexempt,
     openexempt_rule_path,
     table_from_openexempt,
 )
-from lexsym.vocabulary import AssetKind, Filing
+from lexsym.law.vocabulary import AssetKind, Filing
 
 FEDERAL_FILE = {
     "jurisdiction": "FEDERAL",

@@ -1,6 +1,6 @@
 """Replay of OpenExempt's 350 generated cases under its own statute parameters (read from ../shared).
 
-Under `lexsym.openexempt.table_from_openexempt`, lexsym must reproduce, per case and per jurisdiction,
+Under `lexsym.interop.openexempt.table_from_openexempt`, lexsym must reproduce, per case and per jurisdiction,
 the exact optimum of OpenExempt's semantics (`NA_exact_milp`, computed by an independent MILP) and prove
 it optimal; and its § 522(b)(3)(A) reading must agree with the literal reading recorded beside each case
 (`literal_522b3A`). Where OpenExempt's own gold AE answer differs, the test pins down why: its 180-day
@@ -21,15 +21,15 @@ from typing import Any
 import pytest
 
 import lexsym
-from lexsym.openexempt import (
+from lexsym.interop.openexempt import (
     JURISDICTION_IDS,
     case_from_openexempt,
     openexempt_rule_path,
     place_id,
     table_from_openexempt,
 )
-from lexsym.solution import Solution
-from lexsym.whatif import ExemptionTable
+from lexsym.law.solution import Solution
+from lexsym.law.whatif import ExemptionTable
 
 pytestmark = pytest.mark.shared
 

@@ -14,11 +14,11 @@ from collections import defaultdict
 
 import pytest
 
-from lexsym.allocation import decode_arguments
-from lexsym.citations import citation_key
-from lexsym.clingo_runner import solve_stratified
-from lexsym.facts import asp_date
-from lexsym.rules import rules_root, statute_files
+from lexsym.law.allocation import decode_arguments
+from lexsym.law.citations import citation_key
+from lexsym.law.clingo_runner import solve_stratified
+from lexsym.law.facts import asp_date
+from lexsym.law.rules import rules_root, statute_files
 
 pytestmark = pytest.mark.shared
 AS_OF = dt.date(2022, 6, 1)  # OpenExempt's figures are the 2022 § 104 amounts

@@ -40,7 +40,7 @@ def test_wheel_contains_every_rule_file(wheel):
     for folder in ("statutes", "encodings"):
         for path in (REPO / folder).rglob("*.lp"):
             assert f"lexsym/_rules/{path.relative_to(REPO).as_posix()}" in names
-    assert "lexsym/prolog/domicile.pl" in names
+    assert "lexsym/oracles/prolog/domicile.pl" in names
     for path in (REPO / "data" / "assets").glob("*.jsonl"):
         assert f"lexsym/_data/assets/{path.name}" in names
 
@@ -50,7 +50,7 @@ def test_installed_package_solves_without_the_source_tree(wheel, tmp_path):
     zipfile.ZipFile(wheel).extractall(site)
     example = str(REPO / "data/examples/case.json")
     script = (
-        "import json, lexsym, lexsym.rules as r;"
+        "import json, lexsym, lexsym.law.rules as r;"
         f"s = lexsym.solve(lexsym.load_case({example!r}));"
         "print(json.dumps([str(r.rules_root()), s.optimal.non_exempt_total]))"
     )

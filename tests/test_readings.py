@@ -1,4 +1,4 @@
-"""Contested readings (lexsym.readings): one registry, a case or config chooses, the answer records it."""
+"""Contested readings (lexsym.law.readings): one registry, a case or config chooses, the answer records it."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from lexsym import parse_case, solve
-from lexsym.errors import InputError, SolveError
+from lexsym._util.errors import InputError, SolveError
 from lexsym.generate.pipeline import generate
 from lexsym.generate.suites import suite_datasets
-from lexsym.readings import BY_NAME, DEFAULT_READINGS, READINGS, Readings
+from lexsym.law.readings import BY_NAME, DEFAULT_READINGS, READINGS, Readings
 
 
 def test_the_model_has_one_field_per_registered_reading_with_the_first_option_as_default():

@@ -4,7 +4,7 @@
 - every file opens with a `%#` title and states its source and interface;
 - every classification rule has a citation comment directly above it;
 - every federal amount is dated for the 2019, 2022 and 2025 § 104 adjustments;
-- the vocabulary in Python (lexsym/vocabulary.py) and in ASP (encodings/vocabulary.lp) is the same.
+- the vocabulary in Python (lexsym/law/vocabulary.py) and in ASP (encodings/vocabulary.lp) is the same.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from lexsym.citations import clean_citation, exemption_id
-from lexsym.rules import case_encoding_files, rules_root, statute_files
-from lexsym.vocabulary import AssetKind, Person, RetirementPlan, Use
+from lexsym.law.citations import clean_citation, exemption_id
+from lexsym.law.rules import case_encoding_files, rules_root, statute_files
+from lexsym.law.vocabulary import AssetKind, Person, RetirementPlan, Use
 from tests.clintests import answer_set, atoms_named
 
 ROOT = rules_root()
@@ -39,7 +39,7 @@ def _pairs(atoms: set[str], name: str) -> dict[str, str]:
 
 
 def _show_all(files: list[Path]) -> set[str]:
-    from lexsym.clingo_runner import solve_stratified
+    from lexsym.law.clingo_runner import solve_stratified
 
     program = (
         "#show exemption/2. #show citation/2. #show exemption_title/2. #show statute_text/2. #show amount/4."
@@ -161,7 +161,7 @@ def _states_in(atoms: set[str], name: str) -> set[str]:
 
 
 def test_statutes_define_opt_out_for_every_state():
-    from lexsym.vocabulary import STATES
+    from lexsym.law.vocabulary import STATES
 
     atoms = _opt_out_atoms("date(2024,6,1)")
     opted = _states_in(atoms, "opt_out")

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from lexsym.errors import InputError
+from lexsym._util.errors import InputError
 from lexsym.models.base import Completion, GenerationParams, PermanentModelError, TransientModelError
 from lexsym.models.local import OracleModel
 from lexsym.runner import RetryPolicy, RunOptions, read_samples, run_tasks

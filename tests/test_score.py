@@ -282,9 +282,9 @@ def test_garbage_answers_never_crash(tmp_path, tasks_path, records):
 def test_a_valid_schedule_beating_the_optimum_is_a_loud_warning(
     tmp_path, tasks_path, records, monkeypatch, caplog
 ):
-    import lexsym.checker
+    import lexsym.check.checker
 
-    real = lexsym.checker.check_schedules
+    real = lexsym.check.checker.check_schedules
 
     def too_good(case, schedules, **kwargs):
         verdicts = real(case, schedules, **kwargs)
@@ -293,7 +293,7 @@ def test_a_valid_schedule_beating_the_optimum_is_a_loud_warning(
             verdict.non_exempt = verdict.optimal_non_exempt - 10
         return verdicts
 
-    monkeypatch.setattr(lexsym.checker, "check_schedules", too_good)
+    monkeypatch.setattr(lexsym.check.checker, "check_schedules", too_good)
     oe = [r for r in records if r["task"] == "OE"]
     path = write(tmp_path / "p.jsonl", [{"id": r["id"], "answer": r["gold"]} for r in oe])
     with caplog.at_level(logging.ERROR, logger="lexsym.scoring"):
@@ -326,12 +326,12 @@ def test_odd_jurisdiction_names_and_huge_claims_are_judged_not_crashed(tmp_path,
 
 
 def test_a_checker_failure_is_reported_and_counted_as_invalid(tmp_path, tasks_path, records, monkeypatch):
-    import lexsym.checker
+    import lexsym.check.checker
 
     def broken(case, schedules, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(lexsym.checker, "check_schedules", broken)
+    monkeypatch.setattr(lexsym.check.checker, "check_schedules", broken)
     oe = [r for r in records if r["task"] == "OE"]
     report = score(
         tasks_path, write(tmp_path / "p.jsonl", [{"id": r["id"], "answer": r["gold"]} for r in oe])

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from lexsym import parse_case, solve
-from lexsym.errors import InputError
-from lexsym.whatif import parse_table
+from lexsym._util.errors import InputError
+from lexsym.law.whatif import parse_table
 from tests.clintests import build_case, eligible_citations, max_claims, solve_spec
 
 D1, D2, D3, D5 = (f"11 U.S.C. § 522(d)({n})" for n in (1, 2, 3, 5))

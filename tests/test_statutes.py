@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from lexsym.errors import LexsymError
+from lexsym._util.errors import LexsymError
 from tests.clintests import DEFAULT_STATE, eligible_citations, exempt_by_citation, max_claims, solve_spec
 
 STATUTE_TESTS = Path(__file__).parent / "statutes"

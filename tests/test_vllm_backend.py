@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from lexsym.errors import InputError
+from lexsym._util.errors import InputError
 from lexsym.models import Completion, GenerationParams, PermanentModelError, load_model
 from lexsym.models.vllm_backend import VLLMModel
 

@@ -26,287 +26,36 @@ from __future__ import annotations
 
 import ast
 import csv
-import hashlib
 import importlib
 import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    ValidationInfo,
-    field_validator,
-    model_validator,
+from pydantic import ValidationError
+
+from lexsym._util.errors import InputError
+from lexsym.exams.items import (
+    ExamFormat,
+    ExamItem,
+    ExamItemBase,
+    KclEssay,
+    KclMCQA,
+    LexamMCQ,
+    LexamOpen,
+    describe,
 )
+from lexsym.exams.sources import HubSpec, is_hub_source, load_hub, load_saved, source_fingerprint
 
-from lexsym.errors import InputError
-
-
-class ExamFormat(str, Enum):
-    """The exam formats `lexsym exam convert` reads."""
-
-    lexam_mcq = "lexam-mcq"
-    lexam_open = "lexam-open"
-    kcl_essay = "kcl-essay"
-    kcl_mcqa = "kcl-mcqa"
-
-
-class _Item(BaseModel):
-    # Unknown columns are ignored (datasets grow fields); numbers in an id column become text.
-    model_config = ConfigDict(extra="ignore", coerce_numbers_to_str=True, frozen=True)
-
-    @field_validator("*", mode="before")
-    @classmethod
-    def _blank_is_missing(cls, value: Any, info: ValidationInfo) -> Any:
-        """A blank cell is a missing value; a required text left blank is named as empty."""
-        if isinstance(value, str) and not value.strip():
-            if info.field_name and cls.model_fields[info.field_name].is_required():
-                raise ValueError("is empty")
-            return None
-        return value
-
-
-def _nonblank(value: str, what: str) -> str:
-    if not value.strip():
-        raise ValueError(f"{what} is empty")
-    return value
-
-
-class LexamOpen(_Item):
-    """A LEXam open question with its reference answer."""
-
-    id: str
-    question: str
-    answer: str
-    course: str | None = None
-    language: str | None = None
-    area: str | None = None
-    jurisdiction: str | None = None
-    year: int | None = None
-
-
-class LexamMCQ(_Item):
-    """A LEXam multiple-choice question: options in the source's order and the 0-based gold index."""
-
-    id: str
-    question: str
-    choices: list[str] = Field(min_length=2)
-    gold: int
-    course: str | None = None
-    language: str | None = None
-    area: str | None = None
-    jurisdiction: str | None = None
-    year: int | None = None
-    n_statements: int | None = None
-    none_as_an_option: bool | None = None
-    negative_question: bool = False
-    choice_set: int | None = Field(None, description="k of the robustness-set row this item came from.")
-
-    @field_validator("gold", mode="before")
-    @classmethod
-    def _letter_gold(cls, value: Any) -> Any:
-        """A letter ("B") means its 0-based position; LEXam's own field is an integer index."""
-        if isinstance(value, str) and re.fullmatch(r"\s*[A-Za-z]\s*", value):
-            return ord(value.strip().upper()) - ord("A")
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        return value
-
-    @field_validator("negative_question", mode="before")
-    @classmethod
-    def _missing_is_false(cls, value: Any) -> Any:
-        return False if value is None else value
-
-    @model_validator(mode="after")
-    def _gold_in_range(self) -> LexamMCQ:
-        if not 0 <= self.gold < len(self.choices):
-            raise ValueError(f"gold index {self.gold} is outside the {len(self.choices)} choices")
-        seen: set[str] = set()
-        for text in self.choices:
-            _nonblank(text, "a choice")
-            if text in seen:
-                raise ValueError(f"choice {text!r} appears twice (options must be distinct)")
-            seen.add(text)
-        return self
-
-
-class Precedent(BaseModel):
-    """A supporting precedent: case name (when the source gives one) and full text."""
-
-    model_config = ConfigDict(frozen=True)
-
-    name: str | None = None
-    text: str
-
-
-class RubricItem(BaseModel):
-    """One rubric criterion and, when the source gives them, its points."""
-
-    model_config = ConfigDict(frozen=True)
-
-    text: str
-    points: float | None = Field(None, ge=0)
-
-
-def _precedents(value: Any) -> Any:
-    """KCL's supporting_precedents: JSON strings {"case name": "text", ...}, objects, or plain text."""
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise ValueError("supporting_precedents must be a list")
-    found: list[Precedent] = []
-    for entry in value:
-        if isinstance(entry, str):
-            try:
-                decoded = json.loads(entry)
-            except ValueError:
-                decoded = entry
-            entry = decoded
-        if isinstance(entry, str):
-            found.append(Precedent(text=entry))
-        elif isinstance(entry, Mapping) and "text" in entry and set(entry) <= {"name", "text"}:
-            found.append(Precedent.model_validate(entry))
-        elif isinstance(entry, Mapping):
-            for name, text in entry.items():
-                if not isinstance(text, str):
-                    raise ValueError(f"precedent {name!r}: its text must be a string")
-                found.append(Precedent(name=str(name), text=text))
-        else:
-            raise ValueError(f"a precedent must be a JSON string or an object, not {type(entry).__name__}")
-    return found
-
-
-_RUBRIC_TEXT_KEYS = ("text", "rubric", "criterion", "description")
-_RUBRIC_POINT_KEYS = ("points", "score", "point")
-
-
-def _rubric(entry: Any) -> Any:
-    if isinstance(entry, str):
-        return RubricItem(text=_nonblank(entry, "a rubric"))
-    if isinstance(entry, Mapping):
-        text = next((entry[k] for k in _RUBRIC_TEXT_KEYS if k in entry), None)
-        points = next((entry[k] for k in _RUBRIC_POINT_KEYS if k in entry), None)
-        if not isinstance(text, str):
-            raise ValueError(f"a rubric object needs its text in one of {', '.join(_RUBRIC_TEXT_KEYS)}")
-        return RubricItem(text=_nonblank(text, "a rubric"), points=points)
-    raise ValueError(f"a rubric must be a string or an object, not {type(entry).__name__}")
-
-
-class KclEssay(_Item):
-    """A KCL essay question: rubric criteria, the question's total points, and supporting precedents."""
-
-    id: str
-    meta: str
-    question: str
-    rubrics: list[RubricItem] = Field(min_length=1)
-    score: float | None = Field(None, gt=0, description="The question's total points in the bar exam.")
-    supporting_precedents: list[Precedent] = Field(default_factory=list)
-    language: str | None = Field(None, description="Not in KCL (Korean); for KCL-shaped items in another.")
-    jurisdiction: str | None = None
-
-    @field_validator("rubrics", mode="before")
-    @classmethod
-    def _rubrics(cls, value: Any) -> Any:
-        if not isinstance(value, list):
-            raise ValueError("rubrics must be a list")
-        return [_rubric(entry) for entry in value]
-
-    @field_validator("supporting_precedents", mode="before")
-    @classmethod
-    def _supporting(cls, value: Any) -> Any:
-        return _precedents(value)
-
-    @model_validator(mode="after")
-    def _points_agree(self) -> KclEssay:
-        given = [r.points for r in self.rubrics]
-        if any(p is None for p in given) and any(p is not None for p in given):
-            raise ValueError("give points for every rubric or for none")
-        if given[0] is None and self.score is None:
-            raise ValueError("without per-rubric points the question needs its total score")
-        if given[0] is not None and self.score is not None:
-            total = sum(p for p in given if p is not None)
-            if abs(total - self.score) > 1e-6 * max(1.0, self.score):
-                raise ValueError(f"rubric points sum to {total:g}, not the question's score {self.score:g}")
-        return self
-
-    def rubric_points(self) -> tuple[list[float], float]:
-        """Each rubric's points and the total. Without per-rubric points, the total is shared evenly, as
-        KCL does (the bar exam's points for the question over its rubrics)."""
-        given = [r.points for r in self.rubrics]
-        if given[0] is not None:
-            points = [float(p or 0.0) for p in given]
-            return points, float(sum(points))
-        total = float(self.score or 0.0)
-        return [total / len(self.rubrics)] * len(self.rubrics), total
-
-
-KCL_LETTERS = ("A", "B", "C", "D", "E")
-_CIRCLED = {"①": 1, "②": 2, "③": 3, "④": 4, "⑤": 5}
-
-
-class KclMCQA(_Item):
-    """A KCL five-choice question: options A-E (verbatim from the bar exam) and the right letter."""
-
-    id: str
-    meta: str
-    question: str
-    A: str
-    B: str
-    C: str
-    D: str
-    E: str
-    label: str
-    supporting_precedents: list[Precedent] = Field(default_factory=list)
-    language: str | None = Field(None, description="Not in KCL (Korean); for KCL-shaped items in another.")
-    jurisdiction: str | None = None
-
-    @field_validator("label", mode="before")
-    @classmethod
-    def _label(cls, value: Any) -> Any:
-        """ "B", "b", "(B)", "B." mean B; 1-5 and ①-⑤ count from A."""
-        if isinstance(value, bool):
-            raise ValueError("label must be a letter A-E")
-        if isinstance(value, (int, float)) and float(value).is_integer() and 1 <= value <= 5:
-            return KCL_LETTERS[int(value) - 1]
-        if isinstance(value, str):
-            text = value.strip().strip("().[] ").upper()
-            if text in KCL_LETTERS:
-                return text
-            if text.isascii() and text.isdigit() and 1 <= int(text) <= 5:  # "②".isdigit() is true
-                return KCL_LETTERS[int(text) - 1]
-            if text in _CIRCLED:
-                return KCL_LETTERS[_CIRCLED[text] - 1]
-        raise ValueError(f"label must be one of A-E, 1-5 or ①-⑤, not {value!r}")
-
-    @field_validator("supporting_precedents", mode="before")
-    @classmethod
-    def _supporting(cls, value: Any) -> Any:
-        return _precedents(value)
-
-    @property
-    def choices(self) -> list[str]:
-        return [self.A, self.B, self.C, self.D, self.E]
-
-    @property
-    def gold(self) -> int:
-        return KCL_LETTERS.index(self.label)
-
-
-ExamItem = LexamOpen | LexamMCQ | KclEssay | KclMCQA
-
-_MODELS: dict[ExamFormat, type[_Item]] = {
+_MODELS: dict[ExamFormat, type[ExamItemBase]] = {
     ExamFormat.lexam_open: LexamOpen,
     ExamFormat.lexam_mcq: LexamMCQ,
     ExamFormat.kcl_essay: KclEssay,
     ExamFormat.kcl_mcqa: KclMCQA,
 }
+
 
 #: Fields holding lists: in a CSV or XLSX cell they are JSON (or a Python literal, as pandas writes them).
 _LIST_FIELDS = {
@@ -315,6 +64,8 @@ _LIST_FIELDS = {
     ExamFormat.kcl_essay: ("rubrics", "supporting_precedents"),
     ExamFormat.kcl_mcqa: ("supporting_precedents",),
 }
+
+
 _PERTURBATION = re.compile(r"^(\d+)_choices$")
 
 
@@ -335,158 +86,6 @@ class LoadedExam:
     fingerprint: dict[str, Any]
     items: list[LoadedItem] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
-
-
-def describe(error: ValidationError) -> str:
-    """Every problem pydantic found, as "field: message; field: message"."""
-    parts = []
-    for problem in error.errors():
-        location = ".".join(str(p) for p in problem["loc"] if not str(p).startswith("function-"))
-        message = problem["msg"].removeprefix("Value error, ")
-        parts.append(f"{location}: {message}" if location else message)
-    return "; ".join(parts)
-
-
-# --- sources ------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class HubSpec:
-    """A Hugging Face dataset named as hf:OWNER/NAME[:CONFIG][@REVISION]."""
-
-    name: str
-    config: str | None
-    revision: str | None
-
-    @classmethod
-    def parse(cls, text: str) -> HubSpec:
-        body = text.removeprefix("hf:").removeprefix("hf://")
-        match = re.fullmatch(
-            r"(?P<name>[^:@\s]+)(?::(?P<config>[^:@\s]+))?(?:@(?P<revision>[^:@\s]+))?", body
-        )
-        if not match:
-            raise InputError(f"{text}: a Hugging Face source is hf:OWNER/NAME[:CONFIG][@REVISION]")
-        return cls(match["name"], match["config"], match["revision"])
-
-    def label(self, split: str) -> str:
-        config = f":{self.config}" if self.config else ""
-        return f"hf:{self.name}{config}[{split}]"
-
-
-def is_hub_source(source: str | Path) -> bool:
-    return isinstance(source, str) and source.startswith("hf:")
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _directory_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    for child in sorted(p for p in path.rglob("*") if p.is_file()):
-        digest.update(child.relative_to(path).as_posix().encode() + b"\0")
-        digest.update(file_sha256(child).encode())
-    return digest.hexdigest()
-
-
-def _import_datasets(source: str) -> Any:
-    try:
-        return importlib.import_module("datasets")
-    except ImportError:
-        raise InputError(
-            f"{source}: reading a Hugging Face dataset needs the `datasets` package (pip install datasets)"
-        ) from None
-
-
-_REVISION_IN_URL = re.compile(r"(?:@|/resolve/|/snapshots/)([0-9a-f]{40})(?:/|$)")
-
-
-def _hub_revision(dataset: Any) -> str | None:
-    """The commit a cached Hub dataset was built from, read from its download URLs or cache paths."""
-    places: list[str] = []
-    info = getattr(dataset, "info", None)
-    checksums = getattr(info, "download_checksums", None) or {}
-    places.extend(str(url) for url in checksums)
-    for cache in getattr(dataset, "cache_files", None) or []:
-        places.append(str(cache.get("filename", "")) if isinstance(cache, Mapping) else str(cache))
-    for place in places:
-        match = _REVISION_IN_URL.search(place)
-        if match:
-            return match.group(1)
-    return None
-
-
-def _load_hub(source: str, split: str, cache_dir: str | None) -> tuple[Any, dict[str, Any]]:
-    spec = HubSpec.parse(source)
-    datasets = _import_datasets(source)
-    try:
-        dataset = datasets.load_dataset(
-            spec.name, spec.config, split=split, revision=spec.revision, cache_dir=cache_dir
-        )
-    except Exception as error:  # offline, unknown name, no such split: one line, not a traceback
-        raise InputError(f"{spec.label(split)}: cannot load ({error.__class__.__name__}: {error})") from None
-    found = _hub_revision(dataset)
-    revision = spec.revision or found
-    fingerprint = {
-        "kind": "huggingface",
-        "dataset": spec.name,
-        "config": spec.config,
-        "split": split,
-        "revision": revision,
-        "resolved_revision": found,
-        "pinned": revision is not None,
-        "datasets_fingerprint": getattr(dataset, "_fingerprint", None),
-        "rows": len(dataset),
-    }
-    return dataset, fingerprint
-
-
-def _load_saved(path: Path, split: str) -> tuple[Any, dict[str, Any]]:
-    """A directory written by `Dataset.save_to_disk` (or a DatasetDict's, from which `split` is taken)."""
-    datasets = _import_datasets(str(path))
-    try:
-        dataset = datasets.load_from_disk(str(path))
-    except Exception as error:
-        raise InputError(f"{path}: not a saved `datasets` directory ({error.__class__.__name__})") from None
-    if isinstance(dataset, Mapping):  # a DatasetDict
-        try:
-            dataset = dataset[split]
-        except (KeyError, TypeError):
-            raise InputError(f"{path}: no split {split!r}") from None
-    fingerprint = {
-        "kind": "datasets-directory",
-        "path": str(path),
-        "split": split,
-        "sha256": _directory_sha256(path),
-        "datasets_fingerprint": getattr(dataset, "_fingerprint", None),
-        "revision": _hub_revision(dataset),
-        "rows": len(dataset),
-    }
-    return dataset, fingerprint
-
-
-def source_fingerprint(
-    source: str | Path, *, split: str = "test", cache_dir: str | None = None
-) -> dict[str, Any]:
-    """What pins a source, for manifests and run headers: {"kind": "file", "path", "sha256", "bytes"} for a
-    file, the sha256 over all files of a saved `datasets` directory, or {"kind": "huggingface", "dataset",
-    "config", "split", "revision", "pinned", ...} for hf:OWNER/NAME[:CONFIG][@REVISION] (the revision asked
-    for, else the commit read from the cache; "pinned" is false when neither is known)."""
-    if is_hub_source(source):
-        return _load_hub(str(source), split, cache_dir)[1]
-    path = Path(source)
-    if path.is_dir():
-        return _load_saved(path, split)[1]
-    if not path.is_file():
-        raise InputError(f"{path}: no such file")
-    return {"kind": "file", "path": str(path), "sha256": file_sha256(path), "bytes": path.stat().st_size}
-
-
-# --- rows -------------------------------------------------------------------------------------------------
 
 
 def _jsonl_rows(path: Path) -> Iterator[tuple[str, dict[str, Any] | str]]:
@@ -615,11 +214,11 @@ def _rows(
     source: str | Path, split: str, sheet: str | None, cache_dir: str | None
 ) -> tuple[Iterator[tuple[str, dict[str, Any] | str]], dict[str, Any]]:
     if is_hub_source(source):
-        dataset, fingerprint = _load_hub(str(source), split, cache_dir)
+        dataset, fingerprint = load_hub(str(source), split, cache_dir)
         return _dataset_rows(dataset, HubSpec.parse(str(source)).label(split)), fingerprint
     path = Path(source)
     if path.is_dir():
-        dataset, fingerprint = _load_saved(path, split)
+        dataset, fingerprint = load_saved(path, split)
         return _dataset_rows(dataset, f"{path}[{split}]"), fingerprint
     fingerprint = source_fingerprint(path)
     suffix = path.suffix.lower()

@@ -27,6 +27,8 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from lexsym.exams.items import describe
+
 #: The choice counts of LEXam's robustness set.
 K_CHOICES = (4, 8, 16, 32)
 
@@ -317,9 +319,8 @@ def build_statement_file(
     """Read StatementItem rows (JSONL) from `path` and write LEXam robustness-set rows to `out`; return
     how many. Every row is checked before anything is written; the first problem raises InputError naming
     file:line."""
-    from lexsym.atomic import write_atomic
-    from lexsym.errors import InputError
-    from lexsym.exams.datasets import describe
+    from lexsym._util.atomic import write_atomic
+    from lexsym._util.errors import InputError
 
     path = Path(path)
     try:

@@ -33,24 +33,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from lexsym._util.atomic import write_atomic
+from lexsym._util.errors import InputError
 from lexsym._version import __version__
-from lexsym.atomic import write_atomic
-from lexsym.errors import InputError
-from lexsym.exams.datasets import (
-    ExamFormat,
-    KclEssay,
-    KclMCQA,
-    LexamMCQ,
-    LexamOpen,
-    LoadedExam,
-    Precedent,
-)
-from lexsym.exams.mcq import (
-    LABEL_STYLES,
+from lexsym.answers.choices import LABEL_STYLES, option_labels
+from lexsym.exams.datasets import LoadedExam
+from lexsym.exams.items import ExamFormat, KclEssay, KclMCQA, LexamMCQ, LexamOpen, Precedent
+from lexsym.exams.mcq_prompts import (
     MCQ_TEMPLATE_VERSION,
     apply_permutation,
     mcq_templates_digest,
-    option_labels,
     render_mcq_prompt,
     shuffle_permutation,
 )

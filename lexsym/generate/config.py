@@ -6,42 +6,16 @@ Loadable from YAML or JSON; every error names the file and the field.
 from __future__ import annotations
 
 import datetime as dt
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from lexsym.case import describe_validation_error, load_json
-from lexsym.errors import InputError
-from lexsym.readings import DEFAULT_READINGS, Readings
-from lexsym.vocabulary import STATES, AssetKind
-
-
-class Task(str, Enum):
-    """The five tasks of the pipeline, in order (OpenExempt's task ids 1..5)."""
-
-    AE = "AE"
-    EC = "EC"
-    EV = "EV"
-    NA = "NA"
-    OE = "OE"
-
-    @property
-    def number(self) -> int:
-        return list(Task).index(self) + 1
-
-    @classmethod
-    def parse(cls, value: Any) -> Task:
-        if isinstance(value, Task):
-            return value
-        if isinstance(value, int) or (isinstance(value, str) and value.isdigit()):
-            number = int(value)
-            if not 1 <= number <= 5:
-                raise ValueError(f"task number {number} is not 1..5")
-            return list(Task)[number - 1]
-        return cls(str(value).upper())
-
+from lexsym._util.errors import InputError
+from lexsym.law.case import describe_validation_error, load_json
+from lexsym.law.readings import DEFAULT_READINGS, Readings
+from lexsym.law.tasks import Task
+from lexsym.law.vocabulary import STATES, AssetKind
 
 RULE_PATHS = ("730", "180_whole", "180_longer", "tie", "foreign")
 """How the 730-day rule resolves: one state for 730 days; one state for the earlier 180 days; the longer
@@ -102,7 +76,7 @@ class GeneratorConfig(BaseModel):
     )
     readings: Readings = Field(
         default_factory=Readings,
-        description="Contested readings every case is solved under (lexsym.readings); omitted ones take "
+        description="Contested readings every case is solved under (lexsym.law.readings); omitted ones take "
         "their "
         "stated defaults. Recorded in each task's metadata and in the manifest.",
     )

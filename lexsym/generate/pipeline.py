@@ -18,14 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lexsym._util.atomic import write_atomic
+from lexsym._util.datafiles import data_dir
+from lexsym._util.errors import SolveError
 from lexsym._version import __version__
-from lexsym.atomic import write_atomic
-from lexsym.datafiles import data_dir
-from lexsym.errors import SolveError
-from lexsym.generate.config import GeneratorConfig, Task, shape_id
-from lexsym.generate.gold import gold_answers
+from lexsym.generate.config import GeneratorConfig, shape_id
 from lexsym.generate.suites import Dataset
-from lexsym.rules import encoded_jurisdictions, rules_root
+from lexsym.law.gold import gold_answers
+from lexsym.law.rules import encoded_jurisdictions, rules_root
+from lexsym.law.tasks import Task
 
 MANIFEST_VERSION = 1
 
@@ -49,8 +50,8 @@ def _run_job(job: _Job) -> list[tuple[str, int, str]]:
     """Solve one case and render its task record for every dataset sharing it: (dataset key, index, line)."""
     from lexsym.generate.render import render_prompt
     from lexsym.generate.sampling import sample_scenario
-    from lexsym.solver import solve
-    from lexsym.statute_sheet import sheet_for
+    from lexsym.law.solver import solve
+    from lexsym.law.statute_sheet import sheet_for
 
     first = job.datasets[0].config
     scenario = sample_scenario(first, job.index)
@@ -115,7 +116,7 @@ def _run_job(job: _Job) -> list[tuple[str, int, str]]:
 
 def _refuse_stale_amounts(case: Any, solution: Any) -> None:
     """Gold must not rest on figures known to understate the law (an indexed amount not yet encoded)."""
-    from lexsym.solver import STALE_WARNING
+    from lexsym.law.amount_notes import STALE_WARNING
 
     stale = [warning for warning in solution.warnings if STALE_WARNING in warning]
     if stale:

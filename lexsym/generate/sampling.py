@@ -12,11 +12,11 @@ import random
 from dataclasses import dataclass, field
 from functools import cache
 
-from lexsym.case import Asset, Case, DomicilePeriod, ThirdPartyItem, Visit
-from lexsym.catalogue import CatalogueAsset, load_catalogue
-from lexsym.datafiles import read_data_yaml
+from lexsym._util.datafiles import read_data_yaml
 from lexsym.generate.config import RULE_PATHS, GeneratorConfig, shape_id
-from lexsym.vocabulary import FOREIGN, KIND_PARENTS, STATES, AssetKind, Filing, Owner, Use
+from lexsym.law.case import Asset, Case, DomicilePeriod, ThirdPartyItem, Visit
+from lexsym.law.catalogue import CatalogueAsset, load_catalogue
+from lexsym.law.vocabulary import FOREIGN, KIND_PARENTS, STATES, AssetKind, Filing, Owner, Use
 
 WINDOW_730 = 730
 WINDOW_180 = 180

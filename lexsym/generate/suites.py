@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lexsym.datafiles import data_dir
-from lexsym.errors import InputError
-from lexsym.generate.config import GeneratorConfig, Task, parse_config, read_yaml_or_json
+from lexsym._util.datafiles import data_dir
+from lexsym._util.errors import InputError
+from lexsym.generate.config import GeneratorConfig, parse_config, read_yaml_or_json
+from lexsym.law.tasks import Task
 
 OBFUSCATION_PRESETS: dict[str, dict[str, bool]] = {
     "none": {},

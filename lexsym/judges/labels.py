@@ -14,7 +14,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from lexsym.errors import InputError
+from lexsym._util.errors import InputError
 
 Ratings = dict[str, dict[str, float]]  # rater -> item -> score
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from lexsym.console import table_console
+from lexsym._util.console import table_console
 from lexsym.judges.scores import JudgedReport, ReferenceSummary, RubricSummary
 
 

@@ -20,10 +20,12 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, Field
 
-from lexsym.atomic import write_atomic
+from lexsym._util.atomic import write_atomic
+from lexsym._util.errors import InputError
 from lexsym.judges.ensemble import combine
-from lexsym.metrics import bootstrap_se
-from lexsym.runner.rundir import read_samples
+from lexsym.judges.settings import JUDGE_HEADER, JUDGEMENTS, KINDS, JudgeOptions, JudgeSpec, load_run
+from lexsym.runner.samples_log import read_samples
+from lexsym.scoring.metrics import bootstrap_se
 
 JUDGED = "judged.json"
 RESAMPLES = 1000
@@ -89,7 +91,7 @@ def _ratio_se(earned: list[float], totals: list[float], *, resamples: int, seed:
 
 
 def _reference_summary(rows: list[dict[str, Any]], *, resamples: int, seed: int) -> ReferenceSummary:
-    from lexsym.exams.mcq import clustered_se
+    from lexsym.scoring.standard_errors import clustered_se
 
     graded = [row for row in rows if row["score"] is not None]
     values = [row["score"] for row in graded]
@@ -146,7 +148,7 @@ def sample_rows(
     records: dict[str, dict[str, Any]],
 ) -> list[dict[str, Any]]:
     """One row per judged sample: each judge's grade and the ensemble's."""
-    from lexsym.exams.mcq import cluster_key
+    from lexsym.scoring.standard_errors import cluster_key
 
     by_sample: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
     for line in lines:
@@ -255,16 +257,14 @@ def _grouped(rows: list[dict[str, Any]], key: str) -> dict[Any, list[dict[str, A
 
 def score_judgements(
     run_dir: Path,
-    options: Any,
+    options: JudgeOptions,
     records: dict[str, dict[str, Any]],
     samples: list[dict[str, Any]],
     *,
     resamples: int = RESAMPLES,
     seed: int = SEED,
 ) -> JudgedReport:
-    """The report over the judgements of the judges in `options` (a JudgeOptions)."""
-    from lexsym.judges.session import JUDGEMENTS, KINDS
-
+    """The report over the judgements of the judges in `options`."""
     digests = {template.digest for template in KINDS.values()}
     wanted = {spec.model: spec.fingerprint for spec in options.judges}
     # Judgement lines carry task_id and repeat like sample lines, so the same tolerant reader serves.
@@ -303,9 +303,6 @@ def rescore_run(
 ) -> JudgedReport | None:
     """The judged report of a run recomputed from judgements.jsonl and judge.json (another ensemble rule,
     seed or number of resamples needs no judge call); None when the run was never judged."""
-    from lexsym.errors import InputError
-    from lexsym.judges.session import JUDGE_HEADER, JudgeOptions, JudgeSpec, _load_run
-
     run_dir = Path(run_dir)
     path = run_dir / JUDGE_HEADER
     if not path.exists():
@@ -327,5 +324,5 @@ def rescore_run(
         judges=specs, ensemble=ensemble or header.get("ensemble", "min"), partial=bool(header.get("partial"))
     )
     options.check()
-    _, samples, records = _load_run(run_dir)
+    _, samples, records = load_run(run_dir)
     return score_judgements(run_dir, options, records, samples, resamples=resamples, seed=seed)

@@ -14,128 +14,43 @@ cost is counted in `judge.json`, apart from the answering model's cost in run.js
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 import os
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from lexsym._version import __version__
-from lexsym.atomic import write_atomic
-from lexsym.errors import InputError
-from lexsym.judges.prompts import REFERENCE_JUDGE, RUBRIC_JUDGE, JudgeTemplate
+from lexsym._util.append_log import lock_file, set_aside_lines, unlock_file
+from lexsym._util.atomic import write_atomic
+from lexsym._util.errors import InputError
+from lexsym.judges.caller import JudgeCaller, JudgeTotals
 from lexsym.judges.reference import judge_reference
 from lexsym.judges.rubric import judge_rubric, rubric_items
-from lexsym.models.base import (
-    Completion,
-    GenerationParams,
-    Message,
-    Model,
-    PermanentModelError,
-    TransientModelError,
-    close_model,
+from lexsym.judges.scores import score_judgements, write_judged
+from lexsym.judges.settings import (
+    JUDGE_HEADER,
+    JUDGE_LOCK,
+    JUDGEMENTS,
+    JUDGEMENTS_DROPPED,
+    KINDS,
+    JudgeOptions,
+    JudgeSpec,
+    judge_header,
+    judge_kind,
+    judgement_key,
+    load_run,
 )
-from lexsym.runner.cache import CacheError, ResponseCache, cache_key, cache_path, is_cacheable
-from lexsym.runner.calls import call_model
-from lexsym.runner.limits import RateLimiter, RetryPolicy, StopSignal
-from lexsym.runner.rundir import (
-    HEADER,
-    SAMPLES,
-    RunDir,
-    SampleWriter,
-    lock_file,
-    read_samples,
-    set_aside_lines,
-    unlock_file,
-)
-from lexsym.runner.tasksets import load_task_set
+from lexsym.models.base import Model, close_model
+from lexsym.runner.cache import ResponseCache, cache_path
+from lexsym.runner.limits import StopSignal
+from lexsym.runner.rundir import SAMPLES
+from lexsym.runner.samples_log import SampleWriter
 
 log = logging.getLogger("lexsym.judges")
-
-JUDGEMENTS = "judgements.jsonl"
-JUDGEMENTS_DROPPED = "judgements.dropped"
-JUDGE_HEADER = "judge.json"
-JUDGE_LOCK = "judge.lock"
-KINDS = {"reference": REFERENCE_JUDGE, "rubric": RUBRIC_JUDGE}
-
-
-@dataclass(frozen=True)
-class JudgeSpec:
-    """One judge, pinned: the model and the settings that change its grades."""
-
-    model: str
-    temperature: float = 0.0
-    seed: int | None = 0
-    max_tokens: int | None = None
-
-    @property
-    def params(self) -> GenerationParams:
-        return GenerationParams(temperature=self.temperature, max_tokens=self.max_tokens, seed=self.seed)
-
-    def describe(self) -> dict[str, Any]:
-        return {"model": self.model, "params": self.params.key_fields()}
-
-    @property
-    def fingerprint(self) -> str:
-        text = json.dumps(self.describe(), sort_keys=True)
-        return hashlib.sha256(text.encode()).hexdigest()[:12]
-
-
-@dataclass(frozen=True)
-class JudgeOptions:
-    judges: tuple[JudgeSpec, ...]
-    ensemble: str = "min"
-    partial: bool = False
-    retries: int = 2  # re-asks after an unparseable reply
-    concurrency: int = 8
-    rpm: float = 0.0  # per judge model
-    cache: bool = True
-    cache_dir: Path | None = None
-    cost_budget: float | None = None
-    retry: RetryPolicy = field(default_factory=RetryPolicy)
-    retry_errors: bool = False
-    seed: int | None = None  # backoff jitter (tests)
-
-    def check(self) -> None:
-        from lexsym.judges.ensemble import METHODS
-
-        if not self.judges:
-            raise InputError("give at least one --judge MODEL")
-        models = [spec.model for spec in self.judges]
-        if len(set(models)) != len(models):
-            raise InputError("the same --judge model is given twice")
-        if self.ensemble not in METHODS:
-            raise InputError(f"--ensemble must be one of {', '.join(METHODS)}, not {self.ensemble!r}")
-        if self.concurrency < 1:
-            raise InputError(f"--concurrency must be at least 1, not {self.concurrency}")
-        if self.retries < 0:
-            raise InputError(f"--retries must be 0 or more, not {self.retries}")
-        if self.rpm < 0:
-            raise InputError(f"--rpm must be 0 (no limit) or more, not {self.rpm:g}")
-        if self.cost_budget is not None and not self.cost_budget > 0:
-            raise InputError(f"--cost-budget must be more than 0, not {self.cost_budget:g}")
-
-
-def judge_kind(record: dict[str, Any]) -> str | None:
-    """Which judge grades a task: `reference` (an answer to compare with), `rubric`, or None (not judged:
-    MCQ and the generated tasks are scored exactly)."""
-    gold = record.get("gold")
-    if record.get("task") != "OPEN" or not isinstance(gold, dict):
-        return None
-    if isinstance(gold.get("rubrics"), list):
-        return "rubric"
-    if isinstance(gold.get("reference"), str):
-        return "reference"
-    return None
-
-
-def judgement_key(sample_id: str, spec: JudgeSpec, template: JudgeTemplate) -> str:
-    return f"{sample_id}|{spec.model}|{spec.fingerprint}|{template.id}@{template.digest}"
 
 
 @dataclass
@@ -145,17 +60,6 @@ class _Pending:
     kind: str
     spec: JudgeSpec
     key: str
-
-
-@dataclass
-class JudgeTotals:
-    judged: int = 0
-    calls: int = 0
-    cached: int = 0
-    failures: int = 0
-    tokens_in: int = 0
-    tokens_out: int = 0
-    cost: float = 0.0
 
 
 def _now() -> str:
@@ -189,62 +93,6 @@ def prepare_judgements(path: Path, *, retry_errors: bool) -> dict[str, dict[str,
     return done
 
 
-class _Caller:
-    """One judge model's calls: cache, rate limit, transient-error retries with backoff, cost."""
-
-    def __init__(
-        self,
-        model: Model,
-        spec: JudgeSpec,
-        cache: ResponseCache | None,
-        options: JudgeOptions,
-        stop: StopSignal,
-        totals: JudgeTotals,
-        rng: random.Random,
-    ):
-        self.model = model
-        self.spec = spec
-        self.cache = cache if is_cacheable(model) else None
-        self.limiter = RateLimiter(options.rpm)
-        self.retry = options.retry
-        self.stop = stop
-        self.totals = totals
-        self.rng = rng
-
-    async def __call__(self, messages: list[Message], params: GenerationParams) -> Completion:
-        key = cache_key(self.spec.model, messages, params) if self.cache is not None else None
-        if key is not None:
-            try:
-                hit = self.cache.get(key)  # type: ignore[union-attr]
-            except CacheError as error:
-                log.warning("%s; judging on without the cache", error)
-                self.cache, hit = None, None
-            if hit is not None:
-                hit.extra = {**hit.extra, "cached": True}
-                hit.cost = 0.0
-                self.totals.cached += 1
-                return hit
-        call = await call_model(
-            self.model, messages, params, limiter=self.limiter, retry=self.retry, rng=self.rng, stop=self.stop
-        )
-        self.totals.calls += call.attempts
-        if call.stopped:
-            raise TransientModelError(f"not asked: {self.stop.reason}")
-        completion = call.completion
-        if completion is None:
-            failed = TransientModelError if call.error_kind == "transient" else PermanentModelError
-            raise failed(call.error or "no completion")
-        self.totals.tokens_in += int(completion.tokens_in or 0)
-        self.totals.tokens_out += int(completion.tokens_out or 0)
-        self.totals.cost += float(completion.cost or 0.0)
-        if self.cache is not None and key is not None:
-            try:
-                self.cache.put(key, self.spec.model, completion)
-            except CacheError as error:
-                log.warning("%s; this judge reply is not cached", error)
-        return completion
-
-
 @dataclass
 class JudgeResult:
     run_dir: Path
@@ -253,45 +101,12 @@ class JudgeResult:
     report: Any  # lexsym.judges.scores.JudgedReport
 
 
-def _load_run(run_dir: Path) -> tuple[Any, list[dict[str, Any]], dict[str, dict[str, Any]]]:
-    header = RunDir(run_dir).read_header()
-    if header is None:
-        raise InputError(f"{run_dir}: not a run directory (no {HEADER}); run `lexsym run` first")
-    task_set = load_task_set(header.tasks.path)
-    if task_set.sha256 != header.tasks.tasks_sha256:
-        raise InputError(
-            f"{task_set.path}: changed since the run was made (its sha256 differs from {HEADER}); "
-            "judging would grade the answers against other questions"
-        )
-    samples = list(read_samples(run_dir / SAMPLES))
-    records = {record["id"]: record for record in task_set.records}
-    return header, samples, records
-
-
-def judge_header(options: JudgeOptions, run_header: Any, previous: dict[str, Any] | None) -> dict[str, Any]:
-    return {
-        "judge_format": 1,
-        "lexsym_version": __version__,
-        "run_model": run_header.model,
-        "tasks_sha256": run_header.tasks.tasks_sha256,
-        "judges": [spec.describe() for spec in options.judges],
-        "templates": {kind: {"id": t.id, "digest": t.digest} for kind, t in KINDS.items()},
-        "ensemble": options.ensemble,
-        "partial": options.partial,
-        "retries": options.retries,
-        "concurrency": options.concurrency,
-        "rpm": options.rpm,
-        "cost_budget": options.cost_budget,
-        "sessions": (previous or {}).get("sessions", []),
-    }
-
-
 def _rubric(record: dict[str, Any]) -> list[Any]:
     gold = record["gold"]
     return rubric_items(gold["rubrics"], gold.get("total_points"), gold.get("points"))
 
 
-async def _judge_one(item: _Pending, caller: _Caller, retries: int) -> dict[str, Any]:
+async def _judge_one(item: _Pending, caller: JudgeCaller, retries: int) -> dict[str, Any]:
     """One judgement line. A sample the model never answered (its call failed) goes through the judge's
     empty-answer path: the model's failure, scored 0, no judge call, marked `no_answer`."""
     record, sample = item.record, item.sample
@@ -350,12 +165,11 @@ async def judge_run_async(
     models: dict[str, Model] | None = None,
     model_options: dict[str, Any] | None = None,
 ) -> JudgeResult:
-    from lexsym.judges.scores import score_judgements, write_judged
     from lexsym.models import load_model
 
     options.check()
     run_dir = Path(run_dir)
-    run_header, samples, records = _load_run(run_dir)
+    run_header, samples, records = load_run(run_dir)
     pending_samples = []
     for sample in samples:
         record = records.get(sample["task_id"])
@@ -405,10 +219,10 @@ async def judge_run_async(
         stop = StopSignal()
         rng = random.Random(options.seed)
         cache = ResponseCache(cache_path(options.cache_dir)) if options.cache and todo else None
-        callers: dict[str, _Caller] = {}
+        callers: dict[str, JudgeCaller] = {}
         for spec in options.judges:
             model = (models or {}).get(spec.model) or load_model(spec.model, **(model_options or {}))
-            callers[spec.model] = _Caller(model, spec, cache, options, stop, totals, rng)
+            callers[spec.model] = JudgeCaller(model, spec, cache, options, stop, totals, rng)
 
         writer = SampleWriter(path)
         queue = list(reversed(todo))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lexsym.errors import InputError
+from lexsym._util.errors import InputError
 from lexsym.models.base import (
     Completion,
     GenerationParams,

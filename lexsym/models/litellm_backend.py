@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
-from lexsym.errors import InputError
+from lexsym._util.errors import InputError
 from lexsym.models.base import (
     Completion,
     GenerationParams,

@@ -87,12 +87,12 @@ def exam_floor_answer(task: dict[str, Any]) -> str:
 
 def baseline_answers(task: dict[str, Any]) -> dict[str, Any]:
     """The baseline's answers to all five tasks for a task record."""
-    from lexsym.allocation import AllocationProblem
-    from lexsym.case import Case
-    from lexsym.generate.gold import jurisdiction_name
-    from lexsym.greedy import greedy_allocation
-    from lexsym.rules import rules_root
-    from lexsym.solver import first_pass
+    from lexsym.law.allocation import AllocationProblem
+    from lexsym.law.case import Case
+    from lexsym.law.first_pass import first_pass
+    from lexsym.law.gold import jurisdiction_name
+    from lexsym.law.rules import rules_root
+    from lexsym.oracles.greedy import greedy_allocation
 
     case = Case.model_validate(task["case"])
     codes = ["US", *task.get("metadata", {}).get("states_in_prompt", [])]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from lexsym.errors import InputError
+from lexsym._util.errors import InputError
 from lexsym.models.base import (
     Completion,
     GenerationParams,

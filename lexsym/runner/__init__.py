@@ -17,8 +17,10 @@ from lexsym.runner.cache import (
     default_cache_dir,
 )
 from lexsym.runner.limits import RateLimiter, RetryPolicy
-from lexsym.runner.run import RunOptions, RunResult, resolve_model, run_tasks, run_tasks_async
-from lexsym.runner.rundir import RunHeader, SampleRecord, read_samples
+from lexsym.runner.run import resolve_model, run_tasks, run_tasks_async
+from lexsym.runner.run_options import RunOptions, RunResult
+from lexsym.runner.run_records import RunHeader, SampleRecord
+from lexsym.runner.samples_log import read_samples
 
 __all__ = [
     "CacheError",

@@ -36,7 +36,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from lexsym.errors import InputError
+from lexsym._util.errors import InputError
 from lexsym.models.base import Completion, GenerationParams, Message
 from lexsym.runner.tasksets import prompt_sha256
 

@@ -6,7 +6,7 @@ optimality, which need the logic program to solve the case and check the schedul
 errors) are computed once at the end by `lexsym.scoring.score` into scores.json.
 
 The fields, for a parsed AE, EC, EV or NA answer: precision, recall, f1, mare (EV and NA) exactly as the
-scorer computes them (the same `_Scorer` methods, so a line and scores.json never disagree), and
+scorer computes them (the same `TaskScorer` methods, so a line and scores.json never disagree), and
 `correct` = (f1 == 1): every item right, amounts within the 5 % tolerance. For OE, `correct` is None when
 the answer parsed (only the checker can judge a schedule). An answer that did not parse, or a sample that
 failed, is wrong: f1 0 and correct False, as the scorer counts a format failure.
@@ -29,11 +29,11 @@ class QuickScorer:
 
     def _get(self) -> Any:
         if self._scorer is None:
-            # A private class, used on purpose: it is the scorer's own per-task code (alignment, citation
-            # keys, amount matching), so a per-sample line can never disagree with scores.json.
-            from lexsym.scoring import _Scorer
+            # The scorer's own per-task code (alignment, citation keys, amount matching), so a per-sample
+            # line can never disagree with scores.json.
+            from lexsym.scoring.task_scorers import TaskScorer
 
-            self._scorer = _Scorer()
+            self._scorer = TaskScorer()
         return self._scorer
 
     def __call__(self, record: dict[str, Any], parsed: ParsedAnswer | None) -> Scores:

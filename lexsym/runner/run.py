@@ -25,122 +25,37 @@ Model ids: whatever `lexsym.models.load_model` takes, plus the hidden test aid `
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import os
-import platform
-import random
 import re
-import signal
-import subprocess
 import time
-from collections import deque
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from lexsym._version import __version__
-from lexsym.answers import parse_answer
-from lexsym.errors import InputError
+from lexsym._util.errors import InputError
 from lexsym.models import load_model
-from lexsym.models.base import (
-    Completion,
-    GenerationParams,
-    Message,
-    Model,
-    close_model,
-    split_reasoning,
-)
-from lexsym.runner.cache import CacheError, ResponseCache, cache_key_from_digest, cache_path, is_cacheable
-from lexsym.runner.calls import call_model, one_line
-from lexsym.runner.limits import Budget, RateLimiter, RetryPolicy, StopSignal
+from lexsym.models.base import GenerationParams, Model, close_model
+from lexsym.runner.cache import ResponseCache, cache_path, is_cacheable
+from lexsym.runner.calls import one_line
 from lexsym.runner.progress import RunProgress
-from lexsym.runner.quick_score import QuickScorer
-from lexsym.runner.rundir import (
-    CacheRef,
-    PromptRef,
-    RunDir,
-    RunHeader,
-    SampleRecord,
-    SampleWriter,
-    Session,
-    TaskSetRef,
-    json_normal,
-)
+from lexsym.runner.run_header import session_header
+from lexsym.runner.run_options import RunOptions, RunResult
+from lexsym.runner.run_records import CacheRef, Session
+from lexsym.runner.rundir import RunDir, json_normal
+from lexsym.runner.samples_log import SampleWriter
+from lexsym.runner.sampling_engine import SamplingEngine, plan_samples, utc_now
 from lexsym.runner.scores import (
-    answer_text,
     score_repeats,
     scores_summary,
     summarize_samples,
     write_predictions,
 )
-from lexsym.runner.tasksets import TASKS, TaskSet, load_task_set, messages_for, prompt_sha256, select
+from lexsym.runner.tasksets import load_task_set, select
 
 log = logging.getLogger("lexsym.runner")
 
+
 _SLOW_ORACLE = re.compile(r"lexsym:slow-oracle(?::(\d+(?:\.\d+)?))?")
-
-
-@dataclass(frozen=True)
-class RunOptions:
-    """How to run, apart from the model, its generation parameters and the task set.
-
-    `time_budget` counts seconds from the start of this session's sampling; `cost_budget` is dollars spent
-    in this session, as the backend reports them. `cache_dir` None is the default cache directory.
-    `retry_errors` retries recorded permanent failures too (transient ones always are). `progress` None shows
-    the bar when stderr is a terminal. `score_workers` is passed to `lexsym.scoring.score`. `seed` seeds the
-    backoff jitter (tests).
-    """
-
-    concurrency: int = 8
-    rpm: float = 0.0
-    repeats: int = 1
-    filters: tuple[str, ...] = ()
-    time_budget: float | None = None
-    cost_budget: float | None = None
-    cache: bool = True
-    cache_dir: Path | None = None
-    retry: RetryPolicy = field(default_factory=RetryPolicy)
-    retry_errors: bool = False
-    score: bool = True
-    score_workers: int = 0
-    progress: bool | None = None
-    seed: int | None = None
-
-    def check(self) -> None:
-        """InputError (exit 2) for a value that makes no sense."""
-        if self.concurrency < 1:
-            raise InputError(f"--concurrency must be at least 1, not {self.concurrency}")
-        if self.repeats < 1:
-            raise InputError(f"--repeats must be at least 1, not {self.repeats}")
-        if self.rpm < 0:
-            raise InputError(f"--rpm must be 0 (no limit) or more, not {self.rpm:g}")
-        for name, value in (("--time-budget", self.time_budget), ("--cost-budget", self.cost_budget)):
-            if value is not None and not value > 0:
-                raise InputError(f"{name} must be more than 0, not {value:g}")
-
-
-@dataclass
-class RunResult:
-    """What a session did: the header as written, the score reports by repeat (none when not scored), the
-    samples this session recorded, and the runner's own time per sample (seconds, model calls and waits
-    excluded), which the overhead benchmark reads."""
-
-    run_dir: Path
-    header: RunHeader
-    reports: dict[int, Any]
-    recorded: int
-    overheads: list[float]
-
-    @property
-    def report(self) -> Any:
-        """The headline score report (repeat 0), or None."""
-        return self.reports.get(self.header.scores["headline_repeat"]) if self.header.scores else None
-
-    @property
-    def stop_reason(self) -> str | None:
-        return self.header.stop_reason
 
 
 def resolve_model(spec: str, **options: Any) -> Model:
@@ -153,299 +68,6 @@ def resolve_model(spec: str, **options: Any) -> Model:
     return load_model(spec, **{k: v for k, v in options.items() if v is not None})
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-
-
-def _git() -> tuple[str | None, bool | None]:
-    """The revision of the checkout lexsym runs from, and whether it has changes; None outside one (an
-    installed wheel must not report the revision of whatever repository happens to contain it)."""
-    root = Path(__file__).resolve().parents[2]
-    try:
-        top = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--show-toplevel", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=True,
-        ).stdout.split()
-        if len(top) != 2 or Path(top[0]).resolve() != root:
-            return None, None
-        dirty = subprocess.run(
-            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.strip()
-        return top[1], bool(dirty)
-    except (OSError, subprocess.SubprocessError):
-        return None, None
-
-
-@dataclass
-class _Item:
-    record: dict[str, Any]
-    repeat: int
-    sample_id: str
-    messages: list[Message]
-    prompt: PromptRef
-    key: str | None
-
-
-class _Session:
-    """The concurrent part of a session: workers, limiter, cache, writer, counters."""
-
-    def __init__(
-        self,
-        model: Model,
-        model_id: str,
-        params: GenerationParams,
-        options: RunOptions,
-        cache: ResponseCache | None,
-        writer: SampleWriter,
-        progress: RunProgress,
-    ):
-        self.model = model
-        self.model_id = model_id
-        self.params = params
-        self.options = options
-        self.cache = cache
-        self.writer = writer
-        self.progress = progress
-        self.limiter = RateLimiter(options.rpm)
-        self.retry = options.retry
-        self.budget = Budget(options.time_budget, options.cost_budget)
-        self.stop = StopSignal()
-        self.rng = random.Random(options.seed)
-        self.scorer = QuickScorer()
-        self.queue: deque[_Item] = deque()
-        self.overheads: list[float] = []
-        self.failure: BaseException | None = None
-        self.done = self.failed = self.cached = self.tokens_in = self.tokens_out = 0
-        self.cost = 0.0
-        self._workers: list[asyncio.Task[None]] = []
-        self._interrupts = 0
-        self._put_warned = False
-
-    # -- control ------------------------------------------------------------------------------------------
-
-    def _fail(self, error: BaseException) -> None:
-        if self.failure is None:
-            self.failure = error
-        self.stop.set(f"error: {one_line(error)}")
-
-    def _on_signal(self) -> None:
-        self._interrupts += 1
-        if self._interrupts == 1:
-            self.stop.set("interrupted")
-            in_flight = sum(not w.done() for w in self._workers)
-            self.progress.note(
-                f"lexsym run: interrupted: finishing up to {in_flight} sample(s) in flight "
-                "(press Ctrl-C again to abandon them; a resume redoes them)"
-            )
-        else:
-            for worker in self._workers:
-                worker.cancel()
-
-    async def run(self, items: list[_Item]) -> None:
-        self.queue.extend(items)
-        loop = asyncio.get_running_loop()
-        installed = []
-        for number in (signal.SIGINT, signal.SIGTERM):
-            try:
-                loop.add_signal_handler(number, self._on_signal)
-                installed.append(number)
-            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or not Unix
-                pass
-        timer = (
-            loop.call_later(self.options.time_budget, self.stop.set, "time budget")
-            if self.options.time_budget
-            else None
-        )
-        self.writer.start(on_error=self._fail)
-        try:
-            count = min(self.options.concurrency, len(items))
-            self._workers = [loop.create_task(self._worker()) for _ in range(count)]
-            await asyncio.gather(*self._workers, return_exceptions=True)
-        finally:
-            if timer is not None:
-                timer.cancel()
-            for number in installed:
-                loop.remove_signal_handler(number)
-            try:
-                await self.writer.close()
-            except Exception as error:
-                self._fail(error)
-        if self.failure is not None:
-            raise self.failure
-
-    async def _worker(self) -> None:
-        while self.queue and not self.stop.is_set():
-            item = self.queue.popleft()
-            try:
-                await self._sample(item)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # a defect of the runner itself: stop rather than fail every sample
-                self._fail(error)
-                return
-
-    # -- one sample ---------------------------------------------------------------------------------------
-
-    async def _sample(self, item: _Item) -> None:
-        started = time.perf_counter()
-        outside = 0.0  # time spent waiting (limiter, backoff) or in the model: not the runner's overhead
-        completion: Completion | None = None
-        error: str | None = None
-        kind: str | None = None
-        attempts = 0
-        latency = 0.0
-        cached = False
-        if self.cache is not None and item.key is not None:
-            completion = self._cache_get(item.key)
-            cached = completion is not None
-            if cached:
-                latency = time.perf_counter() - started
-        if completion is None:
-            call = await call_model(
-                self.model,
-                item.messages,
-                self.params,
-                limiter=self.limiter,
-                retry=self.retry,
-                rng=self.rng,
-                stop=self.stop,
-                task=item.record,
-            )
-            if call.stopped:
-                return  # not finished: left unrecorded, so a resume does it
-            outside = call.waited
-            completion, error, kind = call.completion, call.error, call.error_kind
-            attempts, latency = call.attempts, call.latency
-            if completion is not None and self.cache is not None and item.key is not None:
-                self._cache_put(item.key, completion)
-        record = self._record(item, completion, error, kind, attempts, latency, cached)
-        self.writer.append(record.model_dump_json() + "\n")
-        self._count(record)
-        self.overheads.append(time.perf_counter() - started - outside)
-
-    def _record(
-        self,
-        item: _Item,
-        completion: Completion | None,
-        error: str | None,
-        kind: str | None,
-        attempts: int,
-        latency: float,
-        cached: bool,
-    ) -> SampleRecord:
-        record = SampleRecord(
-            id=item.sample_id,
-            task_id=item.record["id"],
-            repeat=item.repeat,
-            task=item.record["task"],
-            variant=item.record.get("variant"),
-            prompt=item.prompt,
-            attempts=attempts,
-            cached=cached,
-            latency=latency,
-            error=error,
-            error_kind=kind,  # type: ignore[arg-type]
-            finished_at=time.time(),
-        )
-        if completion is None:
-            if item.record["task"] in TASKS:
-                record.scores = self.scorer(item.record, None)
-            return record
-        text = completion.text if isinstance(completion.text, str) else ""
-        reasoning = completion.reasoning
-        if reasoning is None and "<think>" in text.lower():
-            reasoning = split_reasoning(text)[1]
-        record.completion = text
-        record.reasoning = reasoning
-        if item.record["task"] in TASKS:
-            parsed = parse_answer(item.record["task"], answer_text(text) or "")
-            record.answer = parsed.span
-            record.parsed = parsed.ok
-            record.parse_error = parsed.error
-            record.scores = self.scorer(item.record, parsed)
-        else:  # an exam task: read and scored by lexsym.scoring at the end
-            record.parsed = None
-        record.tokens_in = int(completion.tokens_in or 0)
-        record.tokens_out = int(completion.tokens_out or 0)
-        record.cost = 0.0 if cached else float(completion.cost or 0.0)
-        record.finish_reason = completion.finish_reason
-        record.model = completion.model
-        return record
-
-    def _count(self, record: SampleRecord) -> None:
-        self.done += 1
-        self.failed += record.error is not None
-        self.cached += record.cached
-        self.tokens_in += record.tokens_in
-        self.tokens_out += record.tokens_out
-        self.cost += record.cost
-        reason = self.budget.add(record.cost)
-        if reason:
-            self.stop.set(reason)
-        self.progress.update(
-            done=self.done,
-            failed=self.failed,
-            cached=self.cached,
-            tokens_in=self.tokens_in,
-            tokens_out=self.tokens_out,
-            cost=self.cost,
-        )
-
-    def _cache_get(self, key: str) -> Completion | None:
-        assert self.cache is not None
-        try:
-            return self.cache.get(key)
-        except CacheError as error:
-            log.warning("%s; running on without the cache", error)
-            self.cache = None
-            return None
-
-    def _cache_put(self, key: str, completion: Completion) -> None:
-        assert self.cache is not None
-        try:
-            self.cache.put(key, self.model_id, completion)
-        except CacheError as error:
-            if not self._put_warned:
-                log.warning("%s; this answer (and any other that fails so) is not cached", error)
-                self._put_warned = True
-
-
-def _plan(
-    selected: list[dict[str, Any]],
-    done: set[tuple[str, int]],
-    model_id: str,
-    params: GenerationParams,
-    repeats: int,
-    cached: bool,
-) -> list[_Item]:
-    """The samples still to do, repeat-major. Messages, prompt hash and (at temperature 0) the cache key
-    are worked out once per task and shared by its repeats."""
-    per_task = []
-    for record in selected:
-        messages = messages_for(record)
-        digest = prompt_sha256(messages)
-        per_task.append((record, messages, PromptRef(task_id=record["id"], sha256=digest), digest))
-    sampling = bool(params.temperature and params.temperature > 0)
-    items = []
-    for repeat in range(repeats):
-        for record, messages, prompt, digest in per_task:
-            if (record["id"], repeat) in done:
-                continue
-            key = None
-            if cached:
-                key = cache_key_from_digest(model_id, digest, params, repeat if sampling else 0)
-            sample_id = f"{record['id']}#r{repeat}" if repeats > 1 else record["id"]
-            items.append(_Item(record, repeat, sample_id, messages, prompt, key))
-    return items
-
-
 def _open_cache(model: Model, options: RunOptions) -> tuple[ResponseCache | None, CacheRef]:
     if not options.cache:
         return None, CacheRef(enabled=False, note="--no-cache")
@@ -453,66 +75,6 @@ def _open_cache(model: Model, options: RunOptions) -> tuple[ResponseCache | None
         return None, CacheRef(enabled=False, note="local model: deterministic and free, not cached")
     path = cache_path(options.cache_dir)
     return ResponseCache(path), CacheRef(enabled=True, path=str(path))
-
-
-def _header(
-    previous: RunHeader | None,
-    *,
-    model_id: str,
-    model_options: dict[str, Any],
-    params: dict[str, Any],
-    task_set: TaskSet,
-    selected: int,
-    options: RunOptions,
-    cache: CacheRef,
-    session: Session,
-) -> RunHeader:
-    from lexsym.generate.pipeline import inputs_digest
-
-    revision, dirty = _git()
-    current: dict[str, Any] = {
-        "lexsym_version": __version__,
-        "git_revision": revision,
-        "git_dirty": dirty,
-        "python": platform.python_version(),
-        "inputs": inputs_digest(),
-        "model_options": model_options,
-        "tasks": TaskSetRef(
-            path=str(task_set.path),
-            tasks_sha256=task_set.sha256,
-            manifest_tasks_sha256=task_set.manifest_sha256,
-            manifest_inputs=task_set.manifest_inputs,
-            tasks=len(task_set.records),
-            selected=selected,
-        ),
-        "filters": list(options.filters),
-        "repeats": options.repeats,
-        "concurrency": options.concurrency,
-        "rpm": options.rpm,
-        "time_budget": options.time_budget,
-        "cost_budget": options.cost_budget,
-        "retry": dataclasses.asdict(options.retry),
-        "cache": cache,
-        "ended_at": None,
-        "status": "running",
-        "stop_reason": None,
-    }
-    if previous is None:
-        return RunHeader(
-            model=model_id, params=params, started_at=session.started_at, sessions=[session], **current
-        )
-    if previous.inputs != current["inputs"]:
-        log.warning(
-            "the statutes, encodings or templates changed since this run began (%s -> %s): OE answers are "
-            "checked against the current rules",
-            previous.inputs,
-            current["inputs"],
-        )
-    header = previous.model_copy(update=current, deep=True)
-    if previous.status == "running" and header.sessions and header.sessions[-1].ended_at is None:
-        header.sessions[-1].stop_reason = "did not finish (killed?)"
-    header.sessions.append(session)
-    return header
 
 
 async def run_tasks_async(
@@ -549,8 +111,8 @@ async def run_tasks_async(
         cache, cache_ref = _open_cache(chosen, options)
         try:
             scan = run_dir.prepare_samples(retry_errors=options.retry_errors)
-            session = Session(started_at=_now(), pid=os.getpid())
-            header = _header(
+            session = Session(started_at=utc_now(), pid=os.getpid())
+            header = session_header(
                 previous,
                 model_id=model_id,
                 model_options=model_options,
@@ -562,11 +124,11 @@ async def run_tasks_async(
                 session=session,
             )
             run_dir.write_header(header)
-            items = _plan(selected, scan.done, model_id, params, options.repeats, cache is not None)
+            items = plan_samples(selected, scan.done, model_id, params, options.repeats, cache is not None)
             writer = SampleWriter(run_dir.samples_path)
             started = time.monotonic()
             with RunProgress(len(items), label=model_id, enabled=options.progress) as progress:
-                engine = _Session(chosen, model_id, params, options, cache, writer, progress)
+                engine = SamplingEngine(chosen, model_id, params, options, cache, writer, progress)
                 failure: BaseException | None = None
                 try:
                     await engine.run(items)
@@ -582,7 +144,7 @@ async def run_tasks_async(
         finally:
             if cache is not None:
                 cache.close()
-        session.ended_at = _now()
+        session.ended_at = utc_now()
         session.wall_seconds = round(time.monotonic() - started, 3)
         session.recorded = writer.written
         session.stop_reason = engine.stop.reason

@@ -28,9 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lexsym.atomic import write_atomic
+from lexsym._util.atomic import write_atomic
 from lexsym.models.base import split_reasoning
-from lexsym.runner.rundir import Totals, read_samples
+from lexsym.runner.run_records import Totals
+from lexsym.runner.samples_log import read_samples
 from lexsym.runner.tasksets import TaskSet
 
 JUDGED_TASKS = ("OPEN",)

@@ -28,7 +28,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from lexsym.errors import InputError
+from lexsym._util.errors import InputError
 from lexsym.models.base import Message
 
 #: Task types parsed and scored per sample as they finish. Other types (the exam tasks, MCQ and OPEN) run

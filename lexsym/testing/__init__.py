@@ -5,9 +5,9 @@ Each strategy takes keyword-only parameters and documents what it covers.
 """
 
 from lexsym.testing.allocation import allocation_problems as allocation_problems
-from lexsym.testing.allocation import federal_cases as federal_cases
 from lexsym.testing.allocation import random_allocation_problem as random_allocation_problem
-from lexsym.testing.allocation import random_federal_case as random_federal_case
 from lexsym.testing.domicile import DomicileHistory as DomicileHistory
 from lexsym.testing.domicile import cases_without_assets as cases_without_assets
 from lexsym.testing.domicile import domicile_histories as domicile_histories
+from lexsym.testing.federal_cases import federal_cases as federal_cases
+from lexsym.testing.federal_cases import random_federal_case as random_federal_case

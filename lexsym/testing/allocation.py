@@ -1,4 +1,4 @@
-"""Generators of allocation contracts and of federal-statute cases, for differential tests and benchmarks.
+"""Generators of allocation contracts, for differential tests of the allocator and benchmarks.
 
 OpenExempt's cases give each asset at most two exemptions, one household pool each: a greedy allocator
 passes them. These generators go further, into the shapes where greedy and branch-and-bound heuristics
@@ -7,75 +7,22 @@ household pools side by side, item-counted pools, per-item caps, fallbacks, sub-
 of need, mutual exclusions (for the case and per claimant), item classes, unlimited pools and worthless
 assets.
 
-Each generator is written once against a small `_Choices` interface, so the same code backs a hypothesis
-strategy (shrinkable, for tests) and a seeded `random.Random` function (repeatable, for benchmarks).
+Each generator is written once against `lexsym.testing.choices.Choices`, so the same code backs a
+hypothesis strategy (shrinkable, for tests) and a seeded `random.Random` function (repeatable, for
+benchmarks). Whole federal-statute cases are `lexsym.testing.federal_cases`.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import random
-from collections.abc import Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 from hypothesis import strategies as st
 
-from lexsym.allocation import AllocationProblem
-from lexsym.case import Case
-
-T = TypeVar("T")
+from lexsym.law.allocation import AllocationProblem
+from lexsym.testing.choices import Choices, DrawnChoices, SeededChoices
 
 HOUSEHOLD = "household"
-FIRST_PETITION_DATE = dt.date(2019, 4, 1)
-"""The earliest § 104 amounts encoded are in force from this day."""
-LAST_PETITION_DATE = dt.date(2026, 12, 31)
-
-
-class _Choices(Protocol):
-    """The few kinds of choice a generator makes. Hypothesis shrinks each towards its simplest answer:
-    the low end of a range, False, the first option."""
-
-    def integer(self, low: int, high: int) -> int: ...
-
-    def chance(self, percent: int) -> bool: ...
-
-    def pick(self, options: Sequence[T]) -> T: ...
-
-
-class _Drawn:
-    """Choices drawn by hypothesis, so failing examples shrink."""
-
-    def __init__(self, draw: Any) -> None:
-        self._draw = draw
-
-    def integer(self, low: int, high: int) -> int:
-        return self._draw(st.integers(low, high))
-
-    def chance(self, percent: int) -> bool:
-        # Shrinks to 0, which is False: a minimal example keeps only the features it needs.
-        return self._draw(st.integers(0, 99)) >= 100 - percent
-
-    def pick(self, options: Sequence[T]) -> T:
-        return self._draw(st.sampled_from(options))
-
-
-class _Seeded:
-    """Choices from a seeded `random.Random`, so a benchmark sees the same problems on every run."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self._rng = rng
-
-    def integer(self, low: int, high: int) -> int:
-        return self._rng.randint(low, high)
-
-    def chance(self, percent: int) -> bool:
-        return self._rng.randrange(100) < percent
-
-    def pick(self, options: Sequence[T]) -> T:
-        return self._rng.choice(list(options))
-
-
-# ----- Allocation contracts ------------------------------------------------------------------------
 
 
 def allocation_problems(
@@ -98,7 +45,7 @@ def allocation_problems(
     @st.composite
     def build(draw: Any) -> AllocationProblem:
         return _problem(
-            _Drawn(draw),
+            DrawnChoices(draw),
             min_assets=min_assets,
             max_assets=max_assets,
             max_exemptions=max_exemptions,
@@ -121,7 +68,7 @@ def random_allocation_problem(
     """One contract from `rng`, drawn as `allocation_problems` draws them: for seeded benchmarks."""
     _check_sizes(min_assets, max_assets, max_exemptions)
     return _problem(
-        _Seeded(rng),
+        SeededChoices(rng),
         min_assets=min_assets,
         max_assets=max_assets,
         max_exemptions=max_exemptions,
@@ -137,14 +84,14 @@ def _check_sizes(min_assets: int, max_assets: int, max_exemptions: int) -> None:
         raise ValueError("need max_exemptions >= 1")
 
 
-def _dollars(choose: _Choices, max_value: int) -> int:
+def _dollars(choose: Choices, max_value: int) -> int:
     """A dollar figure on one of three scales, so that limits and values meet often."""
     scale = choose.integer(0, 2)
     return choose.integer(0, (5_000, 50_000, max_value)[scale])
 
 
 def _problem(
-    choose: _Choices,
+    choose: Choices,
     *,
     min_assets: int,
     max_assets: int,
@@ -210,7 +157,7 @@ def _problem(
     return problem
 
 
-def _item_classes(choose: _Choices, problem: AllocationProblem, exemption: str, scopes: list[str]) -> None:
+def _item_classes(choose: Choices, problem: AllocationProblem, exemption: str, scopes: list[str]) -> None:
     """One or two item classes on `exemption` ("one rifle or shotgun and one pistol"): each eligible asset in
     none, one or both; each pool may claim in at most 1 or 2 assets of each class."""
     classes = ["class_a", "class_b"][: choose.integer(1, 2)]
@@ -226,7 +173,7 @@ def _item_classes(choose: _Choices, problem: AllocationProblem, exemption: str, 
 
 
 def _limits(
-    choose: _Choices, problem: AllocationProblem, exemption: str, scopes: list[str], max_value: int
+    choose: Choices, problem: AllocationProblem, exemption: str, scopes: list[str], max_value: int
 ) -> None:
     """Pool limits, item counts and per-item caps of one exemption's pools."""
     if choose.chance(20):
@@ -252,7 +199,7 @@ def _limits(
 
 
 def _fallback(
-    choose: _Choices,
+    choose: Choices,
     problem: AllocationProblem,
     exemption: str,
     scopes: dict[str, list[str]],
@@ -273,7 +220,7 @@ def _fallback(
         problem.fallbacks[(exemption, scope)] = (base, dollars)
 
 
-def _groups(choose: _Choices, problem: AllocationProblem, exemptions: list[str], max_value: int) -> None:
+def _groups(choose: Choices, problem: AllocationProblem, exemptions: list[str], max_value: int) -> None:
     """Per-claimant group caps of the two shapes the statutes use: claims under one exemption on some
     of its assets (the § 522(n) IRA cap), or every claim on some assets (the § 522(p) homestead cap)."""
     for number in range(choose.integer(0, 2) if choose.chance(30) else 0):
@@ -294,152 +241,3 @@ def _groups(choose: _Choices, problem: AllocationProblem, exemptions: list[str],
             problem.group_limits[(group, claimant)] = (
                 limit if choose.chance(80) else _dollars(choose, max_value)
             )
-
-
-# ----- Federal-statute cases ------------------------------------------------------------------------
-
-_HOUSEHOLD_KINDS = (
-    "household_furnishing",
-    "household_good",
-    "wearing_apparel",
-    "appliance",
-    "book",
-    "animal",
-    "musical_instrument",
-)
-_TRADE_KINDS = ("tool", "implement", "professional_book")
-
-# (template, most it is usually worth): each template describes property the way § 522(d) tests it.
-_TEMPLATES: tuple[tuple[str, int], ...] = (
-    ("vehicle", 40_000),
-    ("residence", 400_000),
-    ("household", 6_000),
-    ("jewelry", 15_000),
-    ("tools", 20_000),
-    ("cash", 30_000),
-    ("bank", 60_000),
-    ("ira", 300_000),
-    ("retirement", 300_000),
-    ("health_aid", 10_000),
-    ("life_value", 40_000),
-    ("life_policy", 20_000),
-    ("injury", 60_000),
-    ("alimony", 30_000),
-    ("burial", 8_000),
-    ("securities", 100_000),
-)
-
-
-def federal_cases(
-    *,
-    min_assets: int = 1,
-    max_assets: int = 8,
-    joint: bool | None = None,
-    state: str = "OR",
-) -> st.SearchStrategy[Case]:
-    """Cases whose assets fall under the federal exemptions of § 522(d), several competing per asset.
-
-    Assets: vehicles, a residence, household goods, jewelry, tools of the trade, cash and bank accounts,
-    IRAs and other retirement funds, prescribed health aids, life insurance, injury payments, alimony,
-    burial plots, securities; owned by the debtor, the spouse or both in joint filings.
-    min_assets, max_assets: how many assets.
-    joint: True for joint filings, False for single, None for either.
-    state: the one domicile, from 12 years before the petition (default Oregon, which permits the
-    federal exemptions, so US is allowable).
-    Petition dates run from 2019-04-01 (the first § 104 amounts encoded) to 2026-12-31.
-    """
-    if not 1 <= min_assets <= max_assets:
-        raise ValueError("need 1 <= min_assets <= max_assets")
-
-    @st.composite
-    def build(draw: Any) -> Case:
-        return _case(_Drawn(draw), min_assets=min_assets, max_assets=max_assets, joint=joint, state=state)
-
-    return build()
-
-
-def random_federal_case(
-    rng: random.Random,
-    *,
-    min_assets: int = 1,
-    max_assets: int = 8,
-    joint: bool | None = None,
-    state: str = "OR",
-) -> Case:
-    """One case from `rng`, drawn as `federal_cases` draws them: for seeded benchmarks."""
-    if not 1 <= min_assets <= max_assets:
-        raise ValueError("need 1 <= min_assets <= max_assets")
-    return _case(_Seeded(rng), min_assets=min_assets, max_assets=max_assets, joint=joint, state=state)
-
-
-def _years_before(day: dt.date, years: int) -> dt.date:
-    try:
-        return day.replace(year=day.year - years)
-    except ValueError:  # 29 February
-        return day.replace(year=day.year - years, day=28)
-
-
-def _case(choose: _Choices, *, min_assets: int, max_assets: int, joint: bool | None, state: str) -> Case:
-    is_joint = choose.chance(50) if joint is None else joint
-    petition = dt.date.fromordinal(
-        choose.integer(FIRST_PETITION_DATE.toordinal(), LAST_PETITION_DATE.toordinal())
-    )
-    assets = [
-        _asset(choose, f"asset_{i}", is_joint) for i in range(1, choose.integer(min_assets, max_assets) + 1)
-    ]
-    return Case.model_validate(
-        {
-            "id": "generated",
-            "petition_date": petition,
-            "filing": "joint" if is_joint else "single",
-            "domicile": [{"state": state, "start": _years_before(petition, 12)}],
-            "assets": assets,
-        }
-    )
-
-
-def _asset(choose: _Choices, asset_id: str, joint: bool) -> dict[str, Any]:
-    template, most = choose.pick(_TEMPLATES)
-    value = 0 if choose.chance(5) else choose.integer(1, most if choose.chance(70) else 5_000)
-    asset: dict[str, Any] = {"id": asset_id, "description": f"{template} {asset_id}", "value": value}
-    if template == "vehicle":
-        asset.update(kind="motor_vehicle", use=choose.pick(["personal", "trade", "none"]))
-    elif template == "residence":
-        asset.update(
-            kind=choose.pick(["real_property", "mobile_home"]),
-            use="residence",
-            user=choose.pick(["debtor", "dependent"]),
-        )
-    elif template == "household":
-        asset.update(kind=choose.pick(_HOUSEHOLD_KINDS), use="personal")
-    elif template == "jewelry":
-        asset.update(kind="jewelry", use="personal", user=choose.pick(["debtor", "dependent"]))
-    elif template == "tools":
-        asset.update(kind=choose.pick(_TRADE_KINDS), use="trade")
-    elif template in ("cash", "bank"):
-        asset.update(kind="cash" if template == "cash" else "bank_account")
-    elif template == "ira":
-        asset.update(
-            kind="retirement_account", plan=choose.pick(["irc_408", "irc_408a"]), rollover=choose.chance(20)
-        )
-    elif template == "retirement":
-        asset.update(kind="retirement_account", plan=choose.pick(["irc_401", "irc_403", "irc_457"]))
-    elif template == "health_aid":
-        asset.update(kind="health_aid", use="personal", prescribed=choose.chance(80))
-    elif template == "life_value":
-        asset.update(kind="life_insurance_value", subject=choose.pick(["debtor", "provider"]))
-    elif template == "life_policy":
-        asset.update(kind="life_insurance_policy")
-    elif template == "injury":
-        asset.update(kind="personal_injury_payment", subject="debtor")
-    elif template == "alimony":
-        asset.update(kind="alimony", reasonably_necessary=choose.integer(0, max(value, 1)))
-    elif template == "burial":
-        asset.update(kind="burial_plot", use="burial")
-    else:
-        asset.update(kind="securities", use="investment")
-    if joint:
-        owner = choose.pick(["joint", "debtor", "spouse"])
-        if owner != "joint" or choose.chance(50):
-            asset["owner"] = owner
-    return asset

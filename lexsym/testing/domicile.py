@@ -15,8 +15,8 @@ from typing import NamedTuple
 
 from hypothesis import strategies as st
 
-from lexsym.case import Case, DomicilePeriod
-from lexsym.vocabulary import FOREIGN, Filing
+from lexsym.law.case import Case, DomicilePeriod
+from lexsym.law.vocabulary import FOREIGN, Filing
 
 WINDOW_730 = 730
 """Offsets 1..730: the 730 days before the petition."""

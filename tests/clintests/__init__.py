@@ -14,9 +14,9 @@ from typing import Any
 import clingo
 
 from lexsym import parse_case, solve
-from lexsym.clingo_runner import solve_stratified
-from lexsym.rules import case_encoding_files, rules_root, statute_files
-from lexsym.solution import JurisdictionResult, Solution
+from lexsym.law.clingo_runner import solve_stratified
+from lexsym.law.rules import case_encoding_files, rules_root, statute_files
+from lexsym.law.solution import JurisdictionResult, Solution
 
 DEFAULT_STATE = "OR"  # Oregon permits the federal exemptions, so US is always allowable.
 

@@ -1,0 +1,1 @@
+"""Plumbing every layer may use: errors, atomic writes, the console, data files, JSONL."""

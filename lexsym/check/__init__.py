@@ -1,0 +1,1 @@
+"""Checking claimed exemption schedules against the law: the checker and `lexsym check`."""

@@ -1,0 +1,54 @@
+"""The `lexsym` command: one verb per job, rich tables for people, `--json` for machines.
+
+This module assembles the Typer app from the verb groups (`law_commands`, `generate_commands`,
+`check_commands`, `run_commands`, `judge_commands`, `exam_commands`) and turns errors into exit codes.
+Exit codes: 0 ok; 1 the answer is wrong or a rule is broken (checking verbs); 2 bad input or a rule file
+clingo refuses; 3 an internal error. Errors are one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+
+import typer
+
+from lexsym._util.errors import LexsymError
+from lexsym.cli import check_commands, generate_commands, law_commands, run_commands
+from lexsym.cli.common import fail
+from lexsym.cli.exam_commands import exam_app
+from lexsym.cli.judge_commands import judge_app
+from lexsym.cli.run_commands import cache_app
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Bankruptcy exemption law as a logic program: solve cases, check answers, evaluate models.",
+)
+# In this order in `lexsym --help`.
+app.command()(law_commands.solve)
+app.command()(check_commands.check)
+app.command()(law_commands.explain)
+app.command()(law_commands.lint)
+app.command()(generate_commands.generate)
+app.command()(check_commands.score)
+app.command()(run_commands.run)
+app.command()(run_commands.report)
+app.add_typer(cache_app, name="cache")
+app.add_typer(judge_app, name="judge")
+app.add_typer(exam_app, name="exam")
+app.command()(law_commands.schema)
+
+
+def main() -> None:
+    """Entry point: run the app, turning lexsym's errors into one line and an exit code."""
+    try:
+        app()
+    except LexsymError as error:
+        fail(str(error), error.exit_code)
+    except KeyboardInterrupt:
+        fail("interrupted", 130)
+    except Exception as error:
+        if os.environ.get("LEXSYM_DEBUG"):
+            raise
+        fail(f"internal error: {error.__class__.__name__}: {error} (set LEXSYM_DEBUG=1 for a traceback)", 3)

@@ -1,0 +1,140 @@
+"""`lexsym check` and `lexsym score`: answers judged by the logic program, one file or a whole run."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from lexsym._util.console import table_console
+from lexsym.cli.common import check_rows, fail
+
+
+def check(
+    answer_file: Annotated[Path, typer.Argument(help="An answer file (see `lexsym schema answer`).")],
+    case: Annotated[Path | None, typer.Option(help="The case, if the answer file does not carry it.")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the verdicts as JSON.")] = False,
+) -> None:
+    """Judge answers against the logic program: exit 0 all correct, 1 wrong or suboptimal, 2 bad input."""
+    from lexsym.check.answer_file import check_answer_file, load_answer_file
+
+    answer, loaded = load_answer_file(answer_file, case)
+    report = check_answer_file(answer, loaded)
+    if json_output:
+        sys.stdout.write(report.model_dump_json(indent=2) + "\n")
+    else:
+        for verdict in report.verdicts:
+            status = "correct" if verdict.correct else ("unparseable" if not verdict.parsed else "WRONG")
+            if verdict.task.value == "OE" and verdict.parsed:
+                status = (
+                    "valid and optimal"
+                    if verdict.correct
+                    else ("INVALID" if verdict.violations else "valid but NOT optimal")
+                )
+            sys.stdout.write(f"{verdict.task.value}: {status}\n")
+            if verdict.error:
+                sys.stdout.write(f"  format: {verdict.error}\n")
+            for violation in verdict.violations:
+                sys.stdout.write(f"  - {violation['name']}: {violation['message']}\n")
+            for difference in verdict.differences:
+                sys.stdout.write(f"  - {difference}\n")
+            if (
+                verdict.task.value == "OE"
+                and verdict.parsed
+                and verdict.protected is not None
+                and verdict.gap is not None
+            ):
+                sys.stdout.write(
+                    f"  protects ${verdict.protected:,} of the optimum ${verdict.optimal_protected:,} "
+                    f"(gap ${verdict.gap:,}, {verdict.gap_percent:.1f}%)\n"
+                )
+    raise typer.Exit(0 if report.all_correct else 1)
+
+
+def score(
+    tasks: Annotated[
+        Path, typer.Argument(help="A tasks.jsonl written by `lexsym generate`, or a run directory.")
+    ],
+    predictions: Annotated[
+        Path | None,
+        typer.Argument(
+            help='Model predictions (JSONL): "id" and the raw text in "output", "completion", "prediction", '
+            '"response" or "text", or a parsed "answer". Not given with a run directory.'
+        ),
+    ] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the ScoreReport as JSON.")] = False,
+    out: Annotated[
+        Path | None, typer.Option(help="Write the ScoreReport JSON to this file (atomically).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the bootstrap standard errors.")] = 0,
+    resamples: Annotated[int, typer.Option(help="Bootstrap resamples.")] = 1000,
+    by: Annotated[str, typer.Option(help="Rows of the table: task, variant or suite.")] = "task",
+    workers: Annotated[int, typer.Option(help="Processes checking OE cases (0: one per core).")] = 0,
+) -> None:
+    """Score predictions: per-task precision, recall, F1 (± bootstrap SE), MARE, format and OE validity."""
+    from lexsym.scoring import render_report
+    from lexsym.scoring import score as run
+
+    check_rows(by)
+    if resamples < 2:
+        fail("--resamples must be at least 2", 2)
+    if (tasks / "run.json").is_file():
+        if predictions is not None:
+            fail("a run directory holds its own predictions: give only the directory", 2)
+        _score_run_dir(tasks, json_output=json_output, out=out, seed=seed, resamples=resamples, by=by)
+        return
+    if predictions is None:
+        fail("give the predictions file (or a run directory instead of the tasks file)", 2)
+    report = run(tasks, predictions, seed=seed, resamples=resamples, workers=workers)
+    if out is not None or json_output:
+        text = report.model_dump_json(indent=2)
+        if out is not None:
+            from lexsym._util.atomic import write_atomic
+
+            write_atomic(out, text + "\n")
+        if json_output:
+            sys.stdout.write(text + "\n")
+    if not json_output:
+        console = table_console()
+        render_report(report, console, by=by)
+
+
+def _score_run_dir(
+    run_dir: Path, *, json_output: bool, out: Path | None, seed: int, resamples: int, by: str
+) -> None:
+    """A run directory's scores: the exact ones (scores.json) and the judged ones, recomputed from the
+    judgements with this seed (judge calls are never repeated for a table)."""
+    from lexsym.judges.scores import rescore_run
+    from lexsym.scoring import ScoreReport, render_report
+
+    exact = None
+    if (run_dir / "scores.json").is_file():
+        try:
+            exact = ScoreReport.model_validate_json((run_dir / "scores.json").read_text(encoding="utf-8"))
+        except ValueError as error:
+            fail(f"{run_dir / 'scores.json'}: unreadable ({str(error).splitlines()[0]})", 2)
+    judged = rescore_run(run_dir, seed=seed, resamples=resamples)
+    if exact is None and judged is None:
+        fail(f"{run_dir}: no scores yet: run `lexsym run` to the end, or `lexsym judge {run_dir}`", 2)
+    payload = {
+        "scores": None if exact is None else json.loads(exact.model_dump_json()),
+        "judged": None if judged is None else json.loads(judged.model_dump_json(exclude={"samples"})),
+    }
+    if out is not None:
+        from lexsym._util.atomic import write_atomic
+
+        write_atomic(out, json.dumps(payload, indent=2) + "\n")
+    if json_output:
+        sys.stdout.write(json.dumps(payload, indent=2) + "\n")
+        return
+
+    from lexsym.judges.report import render_judged
+
+    console = table_console()
+    if exact is not None:
+        render_report(exact, console, by=by)
+    if judged is not None:
+        render_judged(judged, console)

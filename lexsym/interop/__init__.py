@@ -1,0 +1,1 @@
+"""Formats of other tools, read and written: OpenExempt."""

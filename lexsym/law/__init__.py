@@ -1,0 +1,1 @@
+"""The symbolic core: cases, the rules and clingo, the solver, its Solution, and tools over the law."""

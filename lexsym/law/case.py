@@ -1,0 +1,354 @@
+"""One bankruptcy case as data: the facts every task is computed from.
+
+The JSON file form is the pydantic model dumped as JSON; `lexsym schema case` publishes its schema.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from lexsym._util.errors import InputError
+from lexsym.law.readings import Readings
+from lexsym.law.vocabulary import (
+    FOREIGN,
+    STATES,
+    AssetKind,
+    Filing,
+    Owner,
+    Person,
+    RetirementPlan,
+    Use,
+    VehicleType,
+)
+
+BAPCPA_EFFECTIVE = dt.date(2005, 10, 17)
+"""The 730-day rule of 11 U.S.C. § 522(b)(3)(A) governs petitions filed on or after this date (Pub. L. 109-8,
+§ 1501); the rules encode that law and no earlier one."""
+
+MAX_TOTAL_VALUE = 1_000_000_000
+"""Clingo integers are 32-bit; keeping the estate under $1 billion leaves room for every sum."""
+
+
+def _whole_dollars(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise ValueError("must be a whole number of dollars")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError("must be a whole number of dollars")
+        return int(value)
+    return value
+
+
+class DomicilePeriod(BaseModel):
+    """Where the debtor was domiciled from `start` up to (not including) `end`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    state: str = Field(
+        description="USPS code of the state (or DC), or FOREIGN for outside the United States."
+    )
+    start: dt.date = Field(description="First day of domicile there.")
+    end: dt.date | None = Field(
+        default=None,
+        description="First day domiciled elsewhere (the next period's start). Omit, or give the petition "
+        "date, for the domicile on the day of filing. A period may start on the petition date (a move on "
+        "the petition day): it holds no day of either window, and the place before it keeps them.",
+    )
+
+    @field_validator("state")
+    @classmethod
+    def _known_place(cls, value: str) -> str:
+        code = value.strip().upper()
+        if code != FOREIGN and code not in STATES:
+            raise ValueError(f"unknown state code {value!r} (use a USPS code such as 'OR', or 'FOREIGN')")
+        return code
+
+
+class Contribution(BaseModel):
+    """A contribution the debtor paid into a retirement fund (state exemptions exclude recent ones)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    date: dt.date
+    amount: int = Field(ge=0, description="Whole dollars.")
+
+    @field_validator("amount", mode="before")
+    @classmethod
+    def _whole(cls, value: Any) -> Any:
+        return _whole_dollars(value)
+
+
+class Asset(BaseModel):
+    """One item of property of the estate, described the way exemption statutes test property."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$", description="Unique id within the case.")
+    description: str = Field(min_length=1)
+    value: Annotated[int, Field(ge=0, description="Value of the estate's interest, in whole dollars.")]
+    kind: AssetKind = AssetKind.OTHER
+    use: Use = Field(default=Use.NONE, description="The use the property is held primarily for.")
+    user: Person = Field(default=Person.DEBTOR, description="Who uses it (or whom a burial plot is for).")
+    owner: Owner | None = Field(
+        default=None, description="Joint cases: which debtor holds it; default joint. Single cases: debtor."
+    )
+    prescribed: bool = Field(
+        default=False, description="A health aid professionally prescribed for its user."
+    )
+    matured: bool = Field(default=False, description="A life insurance contract that has matured.")
+    credit_life: bool = Field(default=False, description="A credit life insurance contract.")
+    subject: Person | None = Field(
+        default=None,
+        description="The person a policy insures or a payment concerns (the injured, deceased or earner).",
+    )
+    plan: RetirementPlan | None = Field(default=None, description="Tax provision of a retirement fund.")
+    rollover: bool = Field(default=False, description="Retirement funds attributable to a rollover.")
+    vehicle_type: VehicleType | None = Field(default=None, description="Body type of a motor vehicle.")
+    luxury: bool = Field(
+        default=False, description="Held for its value or display beyond ordinary need (e.g. a fur coat)."
+    )
+    closely_held: bool = Field(default=False, description="A business interest in a closely held business.")
+    sold_on: dt.date | None = Field(
+        default=None, description="Homestead proceeds: the date the home was sold."
+    )
+    reinvested: bool = Field(
+        default=False, description="Homestead proceeds already used for a new homestead."
+    )
+    intends_new_homestead: bool = Field(
+        default=False, description="Homestead proceeds held with the intention of buying another homestead."
+    )
+    acquired_on: dt.date | None = Field(default=None, description="When the debtor acquired the interest.")
+    prior_residence_equity: int = Field(
+        default=0,
+        ge=0,
+        description="Equity rolled over from a previous principal residence in the same state, bought before "
+        "the 1,215 days before filing (11 U.S.C. § 522(p)(2)(B)).",
+    )
+    appreciation: int = Field(
+        default=0,
+        ge=0,
+        description="Dollars of the value that are passive market appreciation since the debtor acquired "
+        "the interest (not payments or improvements); read by the 11 U.S.C. § 522(p) readings.",
+    )
+    contributions: list[Contribution] = Field(
+        default_factory=list,
+        description="Retirement funds: the debtor's contributions with their dates (A.R.S. § 33-1126(B) and "
+        "42 Pa. Cons. Stat. § 8124(b)(1)(ix) exclude recent ones). Rollovers are not contributions.",
+    )
+    reasonably_necessary: int | None = Field(
+        default=None,
+        ge=0,
+        description="A finding of the amount reasonably necessary for support; only exemptions limited "
+        "by that standard read it.",
+    )
+    applicable_exemptions: list[str] | None = Field(
+        default=None,
+        description="Citations that apply to this asset, replacing rule-derived classification "
+        "(for replaying cases labelled by other tools).",
+    )
+
+    @field_validator("value", "reasonably_necessary", "prior_residence_equity", "appreciation", mode="before")
+    @classmethod
+    def _whole(cls, value: Any) -> Any:
+        return _whole_dollars(value)
+
+
+class Visit(BaseModel):
+    """A stay somewhere that does not change the debtor's domicile (travel, work, caregiving)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    state: str = Field(description="USPS code or FOREIGN.")
+    start: dt.date
+    end: dt.date
+    purpose: str = ""
+
+    _known_place = field_validator("state")(DomicilePeriod._known_place.__func__)
+
+
+class ThirdPartyItem(BaseModel):
+    """Property the debtor uses or holds but does not own: not property of the estate."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    description: str
+    value: int = Field(ge=0)
+    owner: str = Field(description="Who owns it, e.g. 'the debtor's sister'.")
+
+
+class Case(BaseModel):
+    """A bankruptcy case: when and how it was filed, where the debtor lived, and what the estate holds."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(default="case", min_length=1)
+    petition_date: dt.date
+    filing: Filing = Filing.SINGLE
+    debtors: list[str] = Field(default_factory=list, description="Names, for narratives only.")
+    domicile: list[DomicilePeriod] = Field(min_length=1)
+    spouse_domicile: list[DomicilePeriod] | None = Field(
+        default=None,
+        description="Joint cases: the spouse's own domicile history when the spouses lived apart; omitted, "
+        "the spouse shares the debtor's. 11 U.S.C. § 522(b)(3)(A) is applied to each spouse (§ 522(m)).",
+    )
+    filed_in: str | None = Field(
+        default=None,
+        description="USPS code of the state whose bankruptcy district the case is filed in; default: where "
+        "the debtor is domiciled on the petition date. Read by opt-outs limited to filings in the state "
+        "and by the § 522(b)(1) deemed election.",
+    )
+    spouses_cannot_agree: bool = Field(
+        default=False,
+        description="Joint cases: the spouses cannot agree on the system to elect (11 U.S.C. § 522(b)(1)).",
+    )
+    readings: Readings = Field(
+        default_factory=Readings,
+        description="Contested readings of the law to solve under (lexsym.law.readings); omitted ones take "
+        "their stated defaults.",
+    )
+    assets: list[Asset] = Field(default_factory=list)
+    visits: list[Visit] = Field(
+        default_factory=list, description="Stays that do not change domicile; the law ignores them."
+    )
+    third_party_property: list[ThirdPartyItem] = Field(
+        default_factory=list, description="Property others own; not part of the estate."
+    )
+
+    @field_validator("filed_in")
+    @classmethod
+    def _filed_in_state(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        code = value.strip().upper()
+        if code not in STATES:
+            raise ValueError(f"unknown state code {value!r} (use a USPS code such as 'OR')")
+        return code
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Case:
+        if self.petition_date < BAPCPA_EFFECTIVE:
+            raise ValueError(
+                f"petition_date: {self.petition_date} is before {BAPCPA_EFFECTIVE} (BAPCPA); the rules "
+                "encode the 730-day rule of 11 U.S.C. § 522(b)(3)(A) and no earlier law"
+            )
+        self._check_domicile(self.domicile, "domicile")
+        if self.spouse_domicile is not None:
+            if self.filing is not Filing.JOINT:
+                raise ValueError("spouse_domicile: only a joint filing has a spouse")
+            if not self.spouse_domicile:
+                raise ValueError("spouse_domicile: give at least one period, or omit it")
+            self._check_domicile(self.spouse_domicile, "spouse_domicile")
+        if self.spouses_cannot_agree and self.filing is not Filing.JOINT:
+            raise ValueError("spouses_cannot_agree: only a joint filing has two debtors to disagree")
+        self._check_assets()
+        return self
+
+    def _check_domicile(self, history: list[DomicilePeriod], field: str) -> None:
+        periods = sorted(enumerate(history), key=lambda item: item[1].start)
+        previous_end: dt.date | None = None
+        previous_index = -1
+        for index, period in periods:
+            end = period.end or self.petition_date
+            if period.start > self.petition_date:
+                raise ValueError(f"{field}[{index}].start is after the petition date")
+            if end > self.petition_date:
+                raise ValueError(f"{field}[{index}].end is after the petition date")
+            moved_on_petition_day = period.start == self.petition_date == end
+            if end <= period.start and not moved_on_petition_day:
+                raise ValueError(f"{field}[{index}] ends on or before it starts")
+            if previous_end is not None and period.start < previous_end:
+                raise ValueError(f"{field}[{index}] overlaps {field}[{previous_index}]")
+            previous_end, previous_index = end, index
+
+    def domicile_of(self, claimant: str) -> list[DomicilePeriod]:
+        """The domicile history of `claimant` (debtor or spouse); a spouse without one shares the debtor's."""
+        if claimant == "spouse" and self.spouse_domicile is not None:
+            return self.spouse_domicile
+        return self.domicile
+
+    def place_on_petition_date(self, claimant: str = "debtor") -> str | None:
+        """Where `claimant` is domiciled on the petition date (the period reaching it), or None."""
+        reaching = [
+            period
+            for period in self.domicile_of(claimant)
+            if (period.end or self.petition_date) == self.petition_date
+        ]
+        return max(reaching, key=lambda period: period.start).state if reaching else None
+
+    def filing_state(self) -> str | None:
+        """The state of the district the case is filed in: filed_in, else the debtor's domicile on filing."""
+        if self.filed_in is not None:
+            return self.filed_in
+        place = self.place_on_petition_date("debtor")
+        return place if place in STATES else None
+
+    def _check_assets(self) -> None:
+        seen: set[str] = set()
+        for index, asset in enumerate(self.assets):
+            if asset.id in seen:
+                raise ValueError(f"assets[{index}].id {asset.id!r} is used twice")
+            seen.add(asset.id)
+            if self.filing is Filing.SINGLE and asset.owner not in (None, Owner.DEBTOR):
+                raise ValueError(f"assets[{index}].owner: a single filing has only the debtor as owner")
+            for name in ("sold_on", "acquired_on"):
+                day = getattr(asset, name)
+                if day is not None and day > self.petition_date:
+                    raise ValueError(f"assets[{index}].{name} is after the petition date")
+            for number, contribution in enumerate(asset.contributions):
+                if contribution.date > self.petition_date:
+                    raise ValueError(
+                        f"assets[{index}].contributions[{number}].date is after the petition date"
+                    )
+            if asset.appreciation > asset.value:
+                raise ValueError(f"assets[{index}].appreciation exceeds its value")
+        if sum(asset.value for asset in self.assets) > MAX_TOTAL_VALUE:
+            raise ValueError(f"assets: total value exceeds ${MAX_TOTAL_VALUE:,}")
+
+    def owner_of(self, asset: Asset) -> Owner:
+        if asset.owner is not None:
+            return asset.owner
+        return Owner.JOINT if self.filing is Filing.JOINT else Owner.DEBTOR
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    """The first problem pydantic found, as `field.path: message`."""
+    first = error.errors()[0]
+    location = ""
+    for part in first["loc"]:
+        if isinstance(part, int):
+            location += f"[{part}]"
+        else:
+            location += ("." if location else "") + str(part)
+    message = first["msg"].removeprefix("Value error, ")
+    return f"{location}: {message}" if location else message
+
+
+def parse_case(data: Any, *, source: str = "case") -> Case:
+    try:
+        return Case.model_validate(data)
+    except ValidationError as error:
+        raise InputError(f"{source}: {describe_validation_error(error)}") from None
+
+
+def load_json(path: str | Path) -> Any:
+    """Read a JSON file, turning every failure into a one-line InputError naming file and line."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"{path}: cannot read ({error.__class__.__name__})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(f"{path}:{error.lineno}: invalid JSON ({error.msg})") from None
+
+
+def load_case(path: str | Path) -> Case:
+    return parse_case(load_json(path), source=str(path))

@@ -1,0 +1,231 @@
+"""Clingo in one place: building controls, routing clingo's messages, and turning them into typed errors.
+
+Two kinds of run:
+- `solve_stratified`: the deterministic first pass (tasks AE, EC, EV). The program has one answer set.
+- `optimise_lpx`: the allocation under clingo-lpx, reporting the objective and whether it is proven.
+
+clingo-lpx's `--objective` must be given as a command-line option (its Python `configure` call parses it
+as a Boolean), so the optimisation runs through `clingo_main` with a small Application.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+import clingo
+from clingo import ast
+from clingo.application import Application, clingo_main
+
+from lexsym._util.errors import RuleError, SolveError
+
+log = logging.getLogger("lexsym.clingo")
+
+_LOCATION = re.compile(
+    r"^(?P<file>[^\n]*?):(?P<line>\d+):(?P<col>\d+)(?:-\d+(?::\d+)?)?: (?P<rest>.*)$", re.S
+)
+FATAL_CODES = {
+    clingo.MessageCode.AtomUndefined,
+    clingo.MessageCode.OperationUndefined,
+    clingo.MessageCode.VariableUnbounded,
+    clingo.MessageCode.GlobalVariable,
+    clingo.MessageCode.FileIncluded,
+}
+FACTS_NAME = "<case facts>"
+
+
+def _display_path(path: str) -> str:
+    if path in ("<string>", "<block>"):
+        return FACTS_NAME
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+@dataclass
+class MessageLog:
+    """Collects clingo's messages; the first fatal one becomes the RuleError."""
+
+    messages: list[tuple[clingo.MessageCode, str]] = field(default_factory=list)
+
+    def __call__(self, code: clingo.MessageCode, message: str) -> None:
+        log.debug("clingo %s: %s", code, message)
+        self.messages.append((code, message))
+
+    def error(self, default: str) -> RuleError:
+        """The most useful error: a located clingo error or a fatal info message, as one line."""
+        ranked = [m for c, m in self.messages if "error" in m] or [
+            m for c, m in self.messages if c in FATAL_CODES
+        ]
+        return located_error(ranked[0] if ranked else default)
+
+    def raise_if_fatal(self) -> None:
+        for code, message in self.messages:
+            if code in FATAL_CODES:
+                raise located_error(message)
+
+
+def located_error(message: str) -> RuleError:
+    first, _, rest = message.strip().partition("\n")
+    match = _LOCATION.match(first)
+    detail = " ".join(part.strip() for part in rest.splitlines() if part.strip())
+    if not match:
+        return RuleError(f"clingo: {first}{': ' + detail if detail else ''}")
+    path = _display_path(match["file"])
+    text = match["rest"].removeprefix("error: ").removeprefix("info: ").rstrip(":")
+    if detail:
+        text = f"{text}: {detail}"
+    return RuleError(f"{path}:{match['line']}: {text}", file=path, line=int(match["line"]))
+
+
+_PARSED: dict[tuple[str, int, int], list[ast.AST]] = {}
+
+
+def parsed_file(path: Path, log_: MessageLog) -> list[ast.AST]:
+    """The statements of a rule file, parsed once per process (and again whenever the file changes)."""
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key not in _PARSED:
+        statements: list[ast.AST] = []
+        try:
+            ast.parse_files([str(path)], statements.append, logger=log_, message_limit=100)
+        except RuntimeError:
+            raise log_.error(f"{path}: cannot parse") from None
+        _PARSED[key] = statements
+    return _PARSED[key]
+
+
+def _add_files(builder: ast.ProgramBuilder, files: Iterable[Path], log_: MessageLog) -> None:
+    for path in files:
+        for statement in parsed_file(Path(path), log_):
+            builder.add(statement)
+
+
+def _load(control: clingo.Control, files: Iterable[Path], program: str, log_: MessageLog) -> None:
+    try:
+        with ast.ProgramBuilder(control) as builder:
+            _add_files(builder, files, log_)
+        control.add("base", [], program)
+        control.ground([("base", [])])
+    except RuntimeError:
+        raise log_.error("grounding failed") from None
+    log_.raise_if_fatal()
+
+
+def solve_stratified(files: Sequence[Path], program: str) -> list[clingo.Symbol]:
+    """Ground and solve a program that has exactly one answer set; return its shown atoms."""
+    log_ = MessageLog()
+    control = clingo.Control(["--models=2", "--warn=all"], logger=log_, message_limit=100)
+    _load(control, files, program, log_)
+    models: list[list[clingo.Symbol]] = []
+    control.solve(on_model=lambda model: models.append(model.symbols(shown=True)))
+    if len(models) != 1:
+        found = "no answer set" if not models else "several answer sets"
+        raise SolveError(f"the rules gave {found}; expected exactly one (is a statute rule non-stratified?)")
+    return models[0]
+
+
+@dataclass
+class LpxResult:
+    """What one optimisation returned."""
+
+    objective: Fraction | None
+    proven: bool
+    symbols: list[clingo.Symbol]
+    values: dict[clingo.Symbol, Fraction]
+    models: int
+    seconds: float
+
+
+class _LpxApplication(Application):
+    program_name = "lexsym-allocate"
+
+    def __init__(self, encoding: Path, program: str, log_: MessageLog) -> None:
+        from clingolpx import ClingoLPXTheory
+
+        self._theory = ClingoLPXTheory()
+        self._encoding = encoding
+        self._program = program
+        self._log = log_
+        self.message_limit = 100
+        self.error: RuleError | None = None
+        self.best: tuple[Fraction | None, list[clingo.Symbol], dict[clingo.Symbol, Fraction]] | None = None
+        self.models = 0
+        self.exhausted = False
+
+    def logger(self, code: clingo.MessageCode, message: str) -> None:
+        self._log(code, message)
+
+    def register_options(self, options) -> None:
+        self._theory.register_options(options)
+
+    def validate_options(self) -> bool:
+        self._theory.validate_options()
+        return True
+
+    def main(self, control: clingo.Control, files: Sequence[str]) -> None:
+        self._theory.register(control)
+        try:
+            with ast.ProgramBuilder(control) as builder:
+                # clingo-lpx 1.3's rewrite_ast is the identity, so parsed statements go in as they are.
+                _add_files(builder, [self._encoding], self._log)
+            control.add("base", [], self._program)
+            control.ground([("base", [])])
+            self._log.raise_if_fatal()
+        except RuntimeError:
+            self.error = self._log.error("grounding the allocation failed")
+            return
+        except RuleError as error:
+            self.error = error
+            return
+        self._theory.prepare(control)
+        result = control.solve(on_model=self._on_model, on_statistics=self._theory.on_statistics)
+        self.exhausted = bool(result.exhausted)
+
+    def _on_model(self, model: clingo.Model) -> None:
+        self._theory.on_model(model)
+        objective: Fraction | None = None
+        values: dict[clingo.Symbol, Fraction] = {}
+        for symbol in model.symbols(theory=True):
+            if symbol.match("__lpx", 2):
+                values[symbol.arguments[0]] = Fraction(symbol.arguments[1].string)
+            elif symbol.match("__lpx_objective", 2):
+                objective = Fraction(symbol.arguments[0].string)
+        self.models += 1
+        self.best = (objective, model.symbols(shown=True), values)
+
+
+def optimise_lpx(encoding: Path, program: str, *, time_limit: int = 0) -> LpxResult:
+    """Maximise the encoding's `&maximize` objective; `proven` is true when the search was exhausted."""
+    log_ = MessageLog()
+    app = _LpxApplication(encoding, program, log_)
+    arguments = [
+        "--objective=global,1",
+        "--store=partial",
+        "--models=0",
+        "--outf=3",
+        "--warn=all",
+        f"--time-limit={time_limit}",
+    ]
+    started = time.perf_counter()
+    clingo_main(app, arguments)
+    seconds = time.perf_counter() - started
+    if app.error is not None:
+        raise app.error
+    if app.best is None:
+        raise SolveError("the allocation has no feasible schedule (the contract facts are inconsistent)")
+    objective, symbols, values = app.best
+    return LpxResult(
+        objective=objective,
+        proven=app.exhausted,
+        symbols=symbols,
+        values=values,
+        models=app.models,
+        seconds=seconds,
+    )

@@ -1,0 +1,111 @@
+"""Pass 1 of the solver: one plain clingo answer set that classifies, values and sets up every allocation.
+
+The answer set is kept grouped by predicate, as symbols and as decoded rows, because each consumer (AE
+justifications, the allocation contract, the checker, explain) reads a few predicates of it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import clingo
+
+from lexsym._util.errors import RuleError, SolveError
+from lexsym.law.allocation import decode_arguments
+from lexsym.law.case import Case
+from lexsym.law.citations import resolve_citation
+from lexsym.law.clingo_runner import solve_stratified
+from lexsym.law.facts import case_facts
+from lexsym.law.rules import case_encoding_files, statute_files
+from lexsym.law.whatif import ExemptionTable
+
+
+@dataclass
+class FirstPass:
+    """The first pass's shown atoms, grouped by predicate name, as symbols and as decoded rows."""
+
+    by_name: dict[str, list[clingo.Symbol]]
+    rows: dict[str, list[tuple]]
+
+    @classmethod
+    def of(cls, symbols: Sequence[clingo.Symbol]) -> FirstPass:
+        grouped: dict[str, list[clingo.Symbol]] = defaultdict(list)
+        rows: dict[str, list[tuple]] = defaultdict(list)
+        for symbol in symbols:
+            name = symbol.name
+            grouped[name].append(symbol)
+            rows[name].append(decode_arguments(symbol))
+        return cls(grouped, rows)
+
+    def __getitem__(self, name: str) -> list[clingo.Symbol]:
+        return self.by_name.get(name, [])
+
+    def citations(self) -> dict[str, str]:
+        """Exemption and group-cap ids -> their citation strings."""
+        return {name: text for name, text in [*self.rows["citation_of"], *self.rows["group_citation"]]}
+
+
+@cache
+def statute_citations(root: Path) -> tuple[str, ...]:
+    """Every citation the statutes of `root` define, sorted: what loose citations are matched against."""
+    symbols = solve_stratified(
+        [root / "encodings" / "vocabulary.lp", *statute_files(root)], "#show citation/2."
+    )
+    return tuple(sorted(s.arguments[1].string for s in symbols if s.match("citation", 2)))
+
+
+def _resolve_listed_citations(case: Case, root: Path, tables: Sequence[ExemptionTable]) -> Case:
+    """Map each listed citation to the canonical string of a known citation, matching loosely."""
+    if not any(asset.applicable_exemptions for asset in case.assets):
+        return case
+    known = [*statute_citations(root), *(c for table in tables for c in table.citations())]
+    assets = [
+        asset.model_copy(
+            update={
+                "applicable_exemptions": [resolve_citation(c, known) for c in asset.applicable_exemptions]
+            }
+        )
+        if asset.applicable_exemptions
+        else asset
+        for asset in case.assets
+    ]
+    return case.model_copy(update={"assets": assets})
+
+
+def case_program(case: Case, tables: Sequence[ExemptionTable] = ()) -> str:
+    """The facts of a case and of its what-if tables, as one ASP program."""
+    return "\n".join([*case_facts(case), *(f for table in tables for f in table.to_facts())])
+
+
+def first_pass(
+    case: Case,
+    root: Path,
+    tables: Sequence[ExemptionTable] = (),
+    jurisdictions: Iterable[str] | None = None,
+    extra_program: str = "",
+    extra_files: Sequence[Path] = (),
+) -> tuple[Case, FirstPass]:
+    """Pass 1 on a case (listed citations resolved first); raises on defects of the rules or the case.
+
+    jurisdictions: load only the statutes these need (None: all); extra_program: more facts or #show
+    lines; extra_files: more encodings (encodings/check.lp for the checker).
+    """
+    case = _resolve_listed_citations(case, root, tables)
+    files = [*statute_files(root, jurisdictions), *case_encoding_files(root), *extra_files]
+    first = FirstPass.of(solve_stratified(files, case_program(case, tables) + "\n" + extra_program))
+    _raise_on_rule_defects(first)
+    return case, first
+
+
+def _raise_on_rule_defects(first: FirstPass) -> None:
+    for symbol in first["unknown_citation"]:
+        asset, citation = symbol.arguments
+        raise SolveError(
+            f"asset {asset.string}: unknown citation {citation.string!r} in applicable_exemptions"
+        )
+    for symbol in first["limit_undeclared"]:
+        raise RuleError(f"exemption {symbol.arguments[0]}: no limit amount and not declared unlimited/1")

@@ -1,0 +1,111 @@
+"""Where the statute and encoding files live, in a source checkout or inside an installed wheel."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+
+from lexsym._util.errors import InputError
+
+RULES_ENV = "LEXSYM_RULES"
+"""Point this at a directory holding `statutes/` and `encodings/` to run edited rules without reinstalling."""
+
+CASE_ENCODINGS = (
+    "vocabulary.lp",
+    "domicile.lp",
+    "amounts.lp",
+    "interests.lp",
+    "classify.lp",
+    "parameters.lp",
+    "valuation.lp",
+)
+"""Encodings of the deterministic first pass (tasks AE, EC, EV and the allocation contract), in order."""
+
+ALLOCATION_ENCODING = "allocate.lp"
+
+
+def _looks_like_rules(path: Path) -> bool:
+    return (path / "statutes").is_dir() and (path / "encodings").is_dir()
+
+
+@cache
+def rules_root(override: str | None = None) -> Path:
+    """The directory holding `statutes/` and `encodings/`.
+
+    Order: an explicit override, then $LEXSYM_RULES, then the copy packaged in the wheel, then the
+    source checkout this module sits in (editable installs).
+    """
+    candidates: list[Path] = []
+    chosen = override or os.environ.get(RULES_ENV)
+    if chosen:
+        path = Path(chosen)
+        if not _looks_like_rules(path):
+            raise InputError(f"{path}: not a rules directory (needs statutes/ and encodings/)")
+        return path.resolve()
+    package = Path(__file__).resolve().parents[1]  # lexsym/, whose _rules/ the wheel ships
+    candidates += [package / "_rules", package.parent]
+    for candidate in candidates:
+        if _looks_like_rules(candidate):
+            return candidate
+    raise InputError("cannot find the statutes/ and encodings/ directories; set LEXSYM_RULES")
+
+
+def statute_files(root: Path, jurisdictions: Iterable[str] | None = None) -> list[Path]:
+    """Every statute file, or only those a case in `jurisdictions` (ids: US, AZ, ...) needs.
+
+    Files directly under statutes/ (opt_out.lp) and statutes/federal/ (which also limits state
+    exemptions, e.g. 11 U.S.C. § 522(p)) are always included; a state's directory is named by its
+    lower-case USPS code.
+    """
+    statutes = root / "statutes"
+    if jurisdictions is None:
+        return sorted(statutes.rglob("*.lp"))
+    wanted = {"federal", *(part.lower() for code in jurisdictions for part in code.split("+"))}
+    files = sorted(statutes.glob("*.lp"))
+    for directory in sorted(p for p in statutes.iterdir() if p.is_dir() and p.name in wanted):
+        files.extend(sorted(directory.rglob("*.lp")))
+    return files
+
+
+def encoded_jurisdictions(root: Path) -> list[str]:
+    """Jurisdiction ids with a statute directory: US for federal/, else the directory's USPS code."""
+    codes = []
+    for directory in sorted(p for p in (root / "statutes").iterdir() if p.is_dir()):
+        if any(directory.rglob("*.lp")):
+            codes.append("US" if directory.name == "federal" else directory.name.upper())
+    return codes
+
+
+def domicile_files(root: Path) -> list[Path]:
+    """What the 730-day rule alone needs: the vocabulary, the opt-out table and domicile.lp."""
+    return [
+        root / "encodings" / "vocabulary.lp",
+        root / "statutes" / "opt_out.lp",
+        root / "encodings" / "domicile.lp",
+    ]
+
+
+def case_encoding_files(root: Path) -> list[Path]:
+    return [root / "encodings" / name for name in CASE_ENCODINGS]
+
+
+def allocation_encoding(root: Path) -> Path:
+    return root / "encodings" / ALLOCATION_ENCODING
+
+
+def rules_digest(root: Path) -> str:
+    """A hash of every rule file, recorded in outputs so results can be traced to the rules that made them."""
+    files = sorted([*statute_files(root), *(root / "encodings").glob("*.lp")])
+    return _digest(root, tuple((path, path.stat().st_mtime_ns, path.stat().st_size) for path in files))
+
+
+@cache
+def _digest(root: Path, files: tuple[tuple[Path, int, int], ...]) -> str:
+    digest = hashlib.sha256()
+    for path, _mtime, _size in files:
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]

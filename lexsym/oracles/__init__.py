@@ -1,0 +1,1 @@
+"""Independent second implementations used to test the core: MILP, Prolog, greedy baseline."""

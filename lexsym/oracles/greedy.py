@@ -1,0 +1,80 @@
+"""A greedy allocation: the naive floor the baseline model answers with, and a yardstick for the optimum.
+
+Assets are taken from the most valuable down; each takes what its exemptions still have room for, in
+citation order, respecting every limit of the contract except the fallback (never used, so the schedule
+stays valid but leaves value on the table). It never searches, so it is fast and often suboptimal.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from lexsym.law.allocation import AllocationProblem
+
+
+def greedy_allocation(problem: AllocationProblem) -> dict[tuple[str, str, str], int]:
+    """(claimant, asset, exemption) -> dollars, a valid but usually suboptimal schedule."""
+    pool_left = dict(problem.pool_limits)
+    items_left = dict(problem.pool_items)
+    group_left = dict(problem.group_limits)
+    used_exemptions: set[str] = set()
+    amounts: dict[tuple[str, str, str], int] = defaultdict(int)
+    for asset in sorted(problem.asset_values, key=lambda a: (-problem.asset_values[a], a)):
+        value_left = problem.asset_values[asset]
+        interest_left = {c: problem.interests.get((c, asset), 0) for c in problem.claimants}
+        claimed_here: set[str] = set()
+        for a, exemption in sorted(problem.eligible, key=lambda pair: pair[1]):
+            if a != asset or value_left <= 0:
+                continue
+            if any((exemption, other) in problem.exclusions for other in used_exemptions):
+                continue
+            if (exemption in problem.solo and claimed_here) or (claimed_here & problem.solo):
+                continue
+            asset_cap = problem.asset_caps.get((asset, exemption))
+            for claimant in problem.claimants:
+                scope = problem.draws.get((exemption, claimant))
+                if scope is None or interest_left[claimant] <= 0:
+                    continue
+                pool = (exemption, scope)
+                room = min(value_left, interest_left[claimant])
+                if pool in pool_left:
+                    room = min(room, pool_left[pool])
+                if pool in items_left:
+                    if items_left[pool] <= 0:
+                        continue
+                    room = min(room, problem.claim_caps.get(pool, room))
+                cap = problem.item_caps.get((asset, exemption, scope))
+                if cap is not None:
+                    room = min(
+                        room,
+                        cap
+                        - sum(
+                            v
+                            for (c, x, e), v in amounts.items()
+                            if x == asset and e == exemption and problem.draws.get((e, c)) == scope
+                        ),
+                    )
+                if asset_cap is not None:
+                    room = min(
+                        room,
+                        asset_cap
+                        - sum(v for (c, x, e), v in amounts.items() if x == asset and e == exemption),
+                    )
+                for (group, who), left in group_left.items():
+                    if who == claimant and (asset, exemption, group) in problem.group_members:
+                        room = min(room, left)
+                if room <= 0:
+                    continue
+                amounts[(claimant, asset, exemption)] += room
+                value_left -= room
+                interest_left[claimant] -= room
+                claimed_here.add(exemption)
+                used_exemptions.add(exemption)
+                if pool in pool_left:
+                    pool_left[pool] -= room
+                if pool in items_left:
+                    items_left[pool] -= 1
+                for key in group_left:
+                    if key[1] == claimant and (asset, exemption, key[0]) in problem.group_members:
+                        group_left[key] -= room
+    return dict(amounts)

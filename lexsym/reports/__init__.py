@@ -1,0 +1,1 @@
+"""Reports over finished runs: several runs side by side."""

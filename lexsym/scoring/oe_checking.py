@@ -1,0 +1,177 @@
+"""OE answers checked by the logic program: each distinct case is solved once and all of its OE answers are
+checked in one grounding, cases spread over worker processes (solving dominates a scoring run's time).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lexsym._util.jsonl import LineError
+from lexsym.law.vocabulary import JURISDICTION_NAMES
+from lexsym.scoring import metrics
+from lexsym.scoring.task_scorers import Row, oe_scores
+
+log = logging.getLogger("lexsym.scoring")
+
+
+def _checkable_jurisdiction(jurisdiction: str | None) -> str | None:
+    """A jurisdiction the checker can take. It writes the id into its ASP facts as a bare constant, so an
+    unknown name such as "New Zealand" or "U.K." is a syntax error that fails the whole case's batch. Any
+    name that is not a known id becomes a constant that is one (and is not allowable either)."""
+    if jurisdiction is None or jurisdiction.upper() in JURISDICTION_NAMES:
+        return jurisdiction
+    return "X_" + re.sub(r"[^A-Za-z0-9_]", "_", jurisdiction)
+
+
+def _oe_claims(value: Any) -> tuple[str | None, list[tuple[str, str, object]]]:
+    """An OEAnswer as the checker takes it; an unreadable amount goes in as written, for the checker to
+    name (bad_amount)."""
+    claims = [
+        (
+            str(asset),
+            str(claim.citation),
+            claim.claim_value if claim.claim_value is not None else claim.raw_value,
+        )
+        for asset, listed in value.schedule.items()
+        for claim in listed
+    ]
+    jurisdiction = value.jurisdiction if isinstance(value.jurisdiction, str) else None
+    return _checkable_jurisdiction(jurisdiction), claims
+
+
+@dataclass
+class _CaseJob:
+    """One case and the OE schedules answered for it: the unit of work, sent to a worker process."""
+
+    case_id: str
+    case: dict[str, Any]
+    schedules: list[tuple[str | None, list[tuple[str, str, object]]]]
+
+
+@dataclass
+class _CaseResult:
+    case_id: str
+    outcomes: list[metrics.ScheduleOutcome | None]  # None: the checker failed on that schedule
+    error: str | None = None  # the case itself does not solve
+    notes: list[str] = field(default_factory=list)
+
+
+def _check_case(job: _CaseJob) -> _CaseResult:
+    """Solve the case once and check all its schedules in one `check_schedules` call. Never raises: a
+    case that does not solve is an error for the task file; a checker failure on the batch is retried
+    schedule by schedule, and a schedule the checker still fails on is reported (outcome None)."""
+    from lexsym.check.checker import ClaimedSchedule, check_schedules
+    from lexsym.law.case import Case
+    from lexsym.law.solver import solve
+
+    try:
+        case = Case.model_validate(job.case)
+        solution = solve(case)
+    except Exception as error:
+        return _CaseResult(job.case_id, [], f"{error.__class__.__name__}: {error}")
+    schedules = [ClaimedSchedule(jurisdiction, claims) for jurisdiction, claims in job.schedules]
+    notes: list[str] = []
+    try:
+        verdicts: list[Any] = check_schedules(case, schedules, solution=solution)
+    except Exception as error:
+        notes.append(
+            f"case {job.case_id}: checking its {len(schedules)} schedules together failed "
+            f"({error.__class__.__name__}: {error}); checked one by one"
+        )
+        verdicts = []
+        for number, schedule in enumerate(schedules):
+            try:
+                verdicts.append(check_schedules(case, [schedule], solution=solution)[0])
+            except Exception as single:
+                notes.append(f"case {job.case_id}, schedule {number}: {single.__class__.__name__}: {single}")
+                verdicts.append(None)
+    outcomes = [
+        None
+        if verdict is None
+        else metrics.ScheduleOutcome(
+            valid=verdict.valid,
+            non_exempt=verdict.non_exempt,
+            optimal_non_exempt=verdict.optimal_non_exempt,
+            gap=verdict.gap,
+            gap_percent=verdict.gap_percent,
+            beats_optimum=verdict.beats_optimum,
+            violations=tuple(v.name for v in verdict.violations),
+        )
+        for verdict in verdicts
+    ]
+    return _CaseResult(job.case_id, outcomes, None, notes)
+
+
+def score_oe(
+    rows: list[Row], errors: list[LineError], warnings: list[str], tasks_path: Path, workers: int
+) -> None:
+    """Check every parsed OE answer: one solve and one `check_schedules` call per case, cases spread over
+    `workers` processes (solving dominates the time of a scoring run)."""
+    by_case: dict[str, list[Row]] = defaultdict(list)
+    for row in rows:
+        by_case[row.task.case_id or f"line {row.task.line}"].append(row)
+    jobs = []
+    for case_id, members in by_case.items():
+        schedules = []
+        for row in members:
+            try:
+                schedules.append(_oe_claims(row.value))
+            except Exception as error:  # a parsed value of an unexpected shape
+                row.error = f"cannot read the parsed schedule: {error.__class__.__name__}: {error}"
+                warnings.append(f"{row.task.id}: {row.error}")
+                schedules.append((None, []))
+        jobs.append(_CaseJob(case_id, members[0].task.case or {}, schedules))
+    for result in _run_jobs(jobs, workers):
+        members = by_case[result.case_id]
+        warnings.extend(result.notes)
+        if result.error is not None:
+            # The task's own case does not solve: the task is broken, not the answers. Leave them unscored.
+            message = (
+                f"case {result.case_id} does not solve; its {len(members)} OE answer(s) are not scored: "
+                f"{result.error}"
+            )
+            errors.append(LineError(file=str(tasks_path), line=members[0].task.line, message=message))
+            for row in members:
+                row.scores = {}
+            continue
+        for row, outcome in zip(members, result.outcomes, strict=True):
+            if outcome is None:
+                row.error = "the checker failed on this schedule; counted as invalid (checker_error)"
+                outcome = metrics.ScheduleOutcome(False, 0, 0, 0, 0.0, False, ("checker_error",))
+            result_score = metrics.oe_score(outcome)
+            row.scores = oe_scores(result_score)
+            row.violations = list(result_score.violations)
+            row.beats_optimum = result_score.beats_optimum
+            if result_score.beats_optimum:
+                message = (
+                    f"SOLVER BUG: the OE answer to task {row.task.id} (case {result.case_id}) is valid and "
+                    f"leaves ${outcome.non_exempt:,} non-exempt, less than the proven optimum "
+                    f"${outcome.optimal_non_exempt:,}: the checker, the rules or the solver are wrong; "
+                    "please report it (the answer is not credited)"
+                )
+                log.error(message)
+                warnings.append(message)
+
+
+def _run_jobs(jobs: list[_CaseJob], workers: int) -> Iterator[_CaseResult]:
+    """Results of `_check_case` for every job, in job order, in this process or a fork pool."""
+    if workers <= 1 or len(jobs) <= 1:
+        yield from map(_check_case, jobs)
+        return
+    import multiprocessing
+
+    pool = multiprocessing.get_context("fork").Pool(min(workers, len(jobs)))
+    try:
+        yield from pool.imap(_check_case, jobs, chunksize=4)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
