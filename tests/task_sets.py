@@ -27,3 +27,15 @@ def generate_task_set(
     suite = {"name": "tiny", "base": {**TINY_BASE, **(base or {})}, "vary": vary}
     generate(suite_datasets(suite, source="test", seed=seed), out, workers=1)
     return out
+
+
+def ae_task_set(out: Path, count: int, *, seed: int) -> Path:
+    """`count` AE tasks on small Wisconsin cases (one or two assets): the cheapest real tasks, for tests of
+    the runner and the backends, where the answers matter less than the calls."""
+    base = {
+        "asset_count_min": 1,
+        "asset_count_max": 2,
+        "state_jurisdictions": ["WI"],
+        "split": {"dev": 0, "test": count},
+    }
+    return generate_task_set(out, {"task": ["AE"]}, base=base, seed=seed)

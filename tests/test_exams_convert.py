@@ -15,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lexsym.exams.datasets import load_exam
-from lexsym.exams.tasks import ConvertOptions, convert, exam_records, fair_share, fit_precedents
+from lexsym.exams.precedents import fair_share, fit_precedents
+from lexsym.exams.tasks import ConvertOptions, convert, exam_records
 from lexsym.scoring import score
 from lexsym.scoring.mcq_evaluation import evaluate
 

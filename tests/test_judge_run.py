@@ -209,8 +209,13 @@ def test_rubric_judge_shares_points_and_counts_undecided_items(tmp_path, stub):
     assert lines[1]["items"][0]["satisfied"] is None and lines[1]["score"] is None
     rubric = result.report.rubric
     assert (rubric.n, rubric.complete, rubric.incomplete, rubric.items_undecided) == (2, 1, 1, 1)
-    assert rubric.percent == pytest.approx(100 * (sum(points) - points[0]) / tasks[0]["gold"]["total_points"])
-    assert rubric.lower_percent < rubric.upper_percent
+    # The headline is the share of the decided points earned, over both essays (the second essay's
+    # undecided item is left out of both sides), so it lies within its bounds.
+    second_points = tasks[1]["gold"]["points"]
+    earned = sum(points) - points[0] + sum(second_points) - second_points[0]
+    decided = tasks[0]["gold"]["total_points"] + tasks[1]["gold"]["total_points"] - second_points[0]
+    assert rubric.percent == pytest.approx(100 * earned / decided)
+    assert rubric.lower_percent < rubric.percent < rubric.upper_percent
     from io import StringIO
 
     from rich.console import Console

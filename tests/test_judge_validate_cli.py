@@ -16,6 +16,10 @@ from lexsym.judges.labels import read_ratings
 from lexsym.judges.report import validate_judges
 
 
+def kind(rater: str) -> str:
+    return "human" if rater.startswith("expert") else "llm"
+
+
 def write_ratings(path: Path, *, items: int = 40, seed: int = 3) -> Path:
     """Three experts who mostly agree on a 0-1 grade, a judge that follows them, and a constant judge."""
     rng = random.Random(seed)
@@ -28,9 +32,12 @@ def write_ratings(path: Path, *, items: int = 40, seed: int = 3) -> Path:
             scores[expert] = min(1.0, max(0.0, round(truth + noise, 1)))
         scores["good-judge"] = truth
         scores["constant-judge"] = 0.5
-        rows += [{"item": f"q{item}", "rater": rater, "score": score} for rater, score in scores.items()]
+        rows += [
+            {"item": f"q{item}", "rater": rater, "score": score, "kind": kind(rater)}
+            for rater, score in scores.items()
+        ]
     with open(path, "w", newline="") as stream:
-        writer = csv.DictWriter(stream, fieldnames=["item", "rater", "score"])
+        writer = csv.DictWriter(stream, fieldnames=["item", "rater", "score", "kind"])
         writer.writeheader()
         writer.writerows(rows)
     return path
@@ -77,10 +84,22 @@ def test_cli_prints_the_test_and_the_agreement(tmp_path):
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("item,rater\nq1,a\n", "missing column(s) score"),
-        ("item,rater,score\nq1,a,high\n", "labels.csv:2: score 'high' is not a number"),
-        ("item,rater,score\nq1,a,0.5\nq1,a,0.6\n", "labels.csv:3: rater 'a' scores item 'q1' twice"),
-        ("item,rater,score\n", "no ratings"),
+        ("item,rater,kind\nq1,a,human\n", "labels.csv:1: missing column(s) score"),
+        # Without the kind column the file cannot say who is human: refused, whatever else it holds.
+        ("item,rater,score\nq1,a,0.5\n", "labels.csv:1: missing column(s) kind (human or llm, per rater)"),
+        ("item,rater,score,kind\nq1,a,0.5,expert\n", "labels.csv:2: kind 'expert' is neither human nor llm"),
+        ("item,rater,score,kind\nq1,a,0.5,human\nq2,a,0.5,llm\n", "labels.csv:3: rater 'a' is human"),
+        # A label among numbers (a typo, or a mixed file) is refused with its line.
+        (
+            "item,rater,score,kind\nq1,a,0.5,human\nq2,a,high,human\n",
+            "labels.csv:3: score 'high' is not a number, while line 2 scores '0.5'",
+        ),
+        ("item,rater,score,kind\nq1,a,nan,human\n", "labels.csv:2: score 'nan' is not a finite number"),
+        (
+            "item,rater,score,kind\nq1,a,0.5,human\nq1,a,0.6,human\n",
+            "labels.csv:3: rater 'a' scores item 'q1' twice",
+        ),
+        ("item,rater,score,kind\n", "no ratings"),
     ],
 )
 def test_bad_ratings_files_are_refused_with_the_line(tmp_path, content, message):
@@ -92,7 +111,7 @@ def test_bad_ratings_files_are_refused_with_the_line(tmp_path, content, message)
 
 def test_cli_error_is_one_line(tmp_path):
     path = tmp_path / "labels.jsonl"
-    path.write_text('{"item": "q1", "rater": "a", "score": 0.5}\n{"item": "q1"\n')
+    path.write_text('{"item": "q1", "rater": "a", "score": 0.5, "kind": "human"}\n{"item": "q1"\n')
     done = subprocess.run(
         [sys.executable, "-m", "lexsym", "judge", "validate", str(path), "--judge", "a"],
         capture_output=True,

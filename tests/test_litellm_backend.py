@@ -18,7 +18,8 @@ import pytest
 
 from lexsym._util.errors import InputError
 from lexsym.models import GenerationParams, PermanentModelError, TransientModelError, load_model
-from lexsym.models.litellm_backend import REDACTED, LiteLLMModel, redact_secrets
+from lexsym.models.litellm_backend import LiteLLMModel
+from lexsym.models.redaction import REDACTED, redact_secrets
 from tests.stub_server import ANSWER, FAKE_KEY, REASONING, TRUNCATED, USAGE, StubServer
 
 MODEL = "openai/stub-model"

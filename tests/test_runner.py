@@ -29,7 +29,8 @@ from lexsym.models.local import OracleModel
 from lexsym.runner import RetryPolicy, RunOptions, read_samples, run_tasks
 from lexsym.runner.limits import RateLimiter
 from lexsym.runner.rundir import RunDir
-from lexsym.runner.tasksets import load_task_set, prompt_sha256, select
+from lexsym.runner.selection import select
+from lexsym.runner.tasksets import load_task_set, prompt_sha256
 from tests.task_sets import generate_task_set
 
 REPO = Path(__file__).resolve().parents[1]

@@ -11,7 +11,7 @@ import pytest
 
 from lexsym.runner import RetryPolicy, RunOptions, read_samples, run_tasks
 from tests.stub_server import FAKE_KEY
-from tests.task_sets import generate_task_set
+from tests.task_sets import ae_task_set
 
 MODEL = "litellm:openai/gpt-4o-mini"  # priced by litellm, so cost is counted
 FAST_RETRY = RetryPolicy(base=0.01, cap=0.05, max_attempts=4)
@@ -22,13 +22,7 @@ pytestmark = pytest.mark.usefixtures("offline")
 
 @pytest.fixture(scope="module")
 def ae_tasks(tmp_path_factory) -> Path:
-    base = {
-        "asset_count_min": 1,
-        "asset_count_max": 2,
-        "state_jurisdictions": ["WI"],
-        "split": {"dev": 0, "test": 7},
-    }
-    return generate_task_set(tmp_path_factory.mktemp("ae"), {"task": ["AE"]}, base=base, seed=11)
+    return ae_task_set(tmp_path_factory.mktemp("ae"), 7, seed=11)
 
 
 def test_every_failure_shape_becomes_the_right_sample_record(tmp_path, stub, ae_tasks):

@@ -9,8 +9,10 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
+import time
 import types
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -33,10 +35,14 @@ class FakeLLM:
 
     instances: ClassVar[list[FakeLLM]] = []
     fail_to_load: ClassVar[bool] = False
+    load_seconds: ClassVar[float] = 0.0
+    template_opens_think: ClassVar[bool] = False  # a Qwen3-thinking template: the output starts inside it
 
     def __init__(self, model: str, **options: Any):
         if FakeLLM.fail_to_load:
             raise RuntimeError("CUDA out of memory")
+        time.sleep(FakeLLM.load_seconds)
+        self.built_on = threading.current_thread().name
         self.model = model
         self.options = options
         self.calls: list[tuple[list[list[dict[str, str]]], list[FakeSamplingParams], dict[str, Any]]] = []
@@ -61,7 +67,8 @@ class FakeLLM:
     @staticmethod
     def _output(conversation: list[dict[str, str]], params: FakeSamplingParams) -> Any:
         prompt = " ".join(message["content"] for message in conversation).split()
-        words = f"<think> thinking </think> echo: {conversation[-1]['content']}".split()
+        opening = "" if FakeLLM.template_opens_think else "<think> "
+        words = f"{opening}thinking </think> echo: {conversation[-1]['content']}".split()
         limit = params.max_tokens
         cut = limit is not None and len(words) > limit
         words = words[:limit] if cut else words
@@ -82,6 +89,8 @@ def fake_vllm(monkeypatch: pytest.MonkeyPatch) -> Iterator[types.ModuleType]:
     yield module
     FakeLLM.instances = []
     FakeLLM.fail_to_load = False
+    FakeLLM.load_seconds = 0.0
+    FakeLLM.template_opens_think = False
 
 
 def conversation(text: str) -> list[dict[str, str]]:
@@ -198,3 +207,111 @@ def test_chat_options_reach_every_call(fake_vllm: types.ModuleType) -> None:
     asyncio.run(gather(model, [("a", GenerationParams())]))
     assert FakeLLM.instances[0].calls[0][2] == options
     assert FakeLLM.instances[0].options == {}  # chat options are not engine options
+
+
+# -- through the runner: options, the whole queue, start-up ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ae_tasks(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.task_sets import ae_task_set
+
+    return ae_task_set(tmp_path_factory.mktemp("ae"), 6, seed=3)
+
+
+def run_vllm(tasks: Path, out: Path, *flags: str) -> Any:
+    from lexsym.models.options import parse_options
+    from lexsym.runner import RunOptions, run_tasks
+
+    options = RunOptions(progress=False, cache_dir=out.parent / "cache")
+    return run_tasks("vllm:org/model", tasks, out, options=options, model_options=parse_options(flags))
+
+
+def test_model_options_reach_the_engine_and_every_chat_call(
+    fake_vllm: types.ModuleType, ae_tasks: Path, tmp_path: Path
+) -> None:
+    flags = (
+        "tensor_parallel_size=2",
+        "max_model_len=4096",
+        "gpu_memory_utilization=0.85",
+        "dtype=bfloat16",
+        "revision=1e100",  # stays a string, as a revision must
+        "chat_template_kwargs={enable_thinking: false}",
+    )
+    result = run_vllm(ae_tasks, tmp_path / "run", *flags)
+    (engine,) = FakeLLM.instances
+    assert engine.options == {
+        "tensor_parallel_size": 2,
+        "max_model_len": 4096,
+        "gpu_memory_utilization": 0.85,
+        "dtype": "bfloat16",
+        "revision": "1e100",
+    }
+    assert all(
+        options == {"chat_template_kwargs": {"enable_thinking": False}} for _, _, options in engine.calls
+    )
+    settings = result.header.model_settings
+    assert settings["engine_options"]["revision"] == "1e100"
+    assert settings["chat_options"] == {"chat_template_kwargs": {"enable_thinking": False}}
+
+
+def test_vllm_sees_the_whole_queue_in_one_batch(
+    fake_vllm: types.ModuleType, ae_tasks: Path, tmp_path: Path
+) -> None:
+    result = run_vllm(ae_tasks, tmp_path / "run")
+    (engine,) = FakeLLM.instances
+    assert [len(messages) for messages, _, _ in engine.calls] == [6]  # not capped at --concurrency 8 / 1
+    assert result.header.concurrency == 6
+
+
+def test_the_engine_is_built_on_the_main_thread_before_any_sample_clock(
+    fake_vllm: types.ModuleType, ae_tasks: Path, tmp_path: Path
+) -> None:
+    from lexsym.runner import read_samples
+
+    FakeLLM.load_seconds = 0.5
+    run_vllm(ae_tasks, tmp_path / "run")
+    (engine,) = FakeLLM.instances
+    assert engine.built_on == threading.main_thread().name
+    latencies = [sample["latency"] for sample in read_samples(tmp_path / "run" / "samples.jsonl")]
+    assert len(latencies) == 6 and max(latencies) < 0.4
+
+
+def test_a_lazily_built_engine_restarts_the_callers_clocks(fake_vllm: types.ModuleType) -> None:
+    FakeLLM.load_seconds = 0.5
+    model = VLLMModel("org/model", batch_window=0.01)
+    results = asyncio.run(gather(model, [("a", GenerationParams()), ("b", GenerationParams())]))
+    assert FakeLLM.instances[0].built_on == threading.main_thread().name
+    assert all(isinstance(r, Completion) and r.latency < 0.4 for r in results)
+
+
+def test_a_bare_closing_think_tag_splits_the_reasoning(fake_vllm: types.ModuleType) -> None:
+    FakeLLM.template_opens_think = True
+    model = VLLMModel("org/model", batch_window=0)
+    (result,) = asyncio.run(gather(model, [("question", GenerationParams())]))
+    assert result.reasoning == "thinking" and result.text == "echo: question"
+
+
+def test_engine_and_chat_options_that_change_the_text_are_in_the_cache_key(
+    fake_vllm: types.ModuleType,
+) -> None:
+    from lexsym.models.base import cache_identity
+    from lexsym.runner.cache import cache_key
+
+    messages = conversation("q")
+
+    def key(**options: Any) -> str:
+        model = VLLMModel("org/model", **options)
+        return cache_key(model.id, messages, GenerationParams(), 0, cache_identity(model))
+
+    plain = key()
+    assert plain == cache_key("vllm:org/model", messages, GenerationParams())  # no options: the old key
+    for options in (
+        {"revision": "abc"},
+        {"dtype": "float16"},
+        {"max_model_len": 2048},
+        {"quantization": "awq"},
+        {"chat_template_kwargs": {"enable_thinking": False}},
+    ):
+        assert key(**options) != plain, options
+    assert key(gpu_memory_utilization=0.5) == plain  # memory, not text

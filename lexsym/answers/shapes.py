@@ -85,7 +85,7 @@ def unwrap_answer(data: Any, task: Task, notes: list[str]) -> Any:
         if not (isinstance(data, dict) and len(data) == 1):
             break
         ((key, inner),) = data.items()
-        wanted = (list, str) if task is Task.AE else (dict, list) if task is Task.NA else (dict,)
+        wanted = (list, str) if task is Task.AE else (dict,) if task is Task.EC else (dict, list)  # rows
         if _field_name(key) not in names or not isinstance(inner, wanted):
             break
         notes.append(f"unwrapped {key!r}")
@@ -270,9 +270,17 @@ class ValuationAnswer(RootModel[dict[str, list[Claim]]]):
     @model_validator(mode="before")
     @classmethod
     def _read(cls, data: Any, info: ValidationInfo) -> Any:
+        _refuse_empty_list(data, "an object mapping asset descriptions to lists of claims")
         if isinstance(data, list) and (rows := _schedule_rows(data)) is not None:
             data = rows
         return _read_mapping(data, _read_claims, _context(info), "lists of claims")
+
+
+def _refuse_empty_list(data: Any, expected: str) -> None:
+    """An empty list is not an empty object: `[]` has the wrong shape for an answer that is an object
+    (EV, NA, OE), and reading it as "no rows" would count a non-answer as well-formed."""
+    if isinstance(data, list) and not data:
+        raise ValueError(f"expected {expected}, got an empty list")
 
 
 class NonExemptAnswer(RootModel[dict[str, Amount]]):
@@ -283,6 +291,7 @@ class NonExemptAnswer(RootModel[dict[str, Amount]]):
     @classmethod
     def _read(cls, data: Any, info: ValidationInfo) -> Any:
         notes = _notes(info)
+        _refuse_empty_list(data, "an object mapping jurisdiction names to amounts")
         if isinstance(data, list):
             pairs = []
             for row in data:
@@ -327,6 +336,7 @@ class OptimalAnswer(BaseModel):
     @classmethod
     def _read(cls, data: Any, info: ValidationInfo) -> Any:
         context = _context(info)
+        _refuse_empty_list(data, "an object with a jurisdiction and a schedule")
         if isinstance(data, list) and (rows := _schedule_rows(data)) is not None:
             data = rows
         if not isinstance(data, dict):

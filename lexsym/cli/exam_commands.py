@@ -18,6 +18,9 @@ exam_app = typer.Typer(
 )
 
 
+_WARNINGS_SHOWN = 5  # warnings printed one by one; the manifest lists them all
+
+
 class ExamFormatName(str, Enum):
     lexam_mcq = "lexam-mcq"
     lexam_open = "lexam-open"
@@ -58,6 +61,14 @@ def exam_convert(
     max_context_chars: Annotated[
         int | None, typer.Option(help="Precedent characters per question at most (fair-share cut).")
     ] = None,
+    kcl_cut: Annotated[
+        bool,
+        typer.Option(
+            "--kcl-cut/--no-kcl-cut",
+            help="KCL essays with precedents: cut the precedents of KCL's eleven long-precedent questions "
+            "before the first '\\n\\n사건', as KCL's own evaluation does.",
+        ),
+    ] = True,
     split: Annotated[str, typer.Option(help="The split to read (Hugging Face) and to record.")] = "test",
     name: Annotated[
         str | None, typer.Option(help="Dataset name, the id prefix (default: the format).")
@@ -83,14 +94,27 @@ def exam_convert(
         labels=labels.value,
         context=context.value,
         max_context_chars=max_context_chars,
+        kcl_cut=kcl_cut,
     )
     options.check(ExamFormat(format_.value))  # bad settings fail before the source is read
     loaded = load_exam(
         source, format_.value, split=split, sheet=sheet, cache_dir=cache_dir, strict=not skip_invalid
     )
     manifest = convert(loaded, out, options)
+    for warning in loaded.warnings[:_WARNINGS_SHOWN]:
+        sys.stderr.write(f"lexsym: warning: {warning}\n")
+    if len(loaded.warnings) > _WARNINGS_SHOWN:
+        sys.stderr.write(
+            f"lexsym: warning: and {len(loaded.warnings) - _WARNINGS_SHOWN} more (manifest.json)\n"
+        )
     skipped = f", {len(loaded.errors)} invalid rows skipped" if loaded.errors else ""
-    sys.stdout.write(f"lexsym exam convert: {manifest['tasks']} tasks written to {out}{skipped}\n")
+    short = (
+        f", {len(loaded.warnings)} rows show fewer statements than n_statements (kept; listed in the "
+        "manifest's warnings)"
+        if loaded.warnings
+        else ""
+    )
+    sys.stdout.write(f"lexsym exam convert: {manifest['tasks']} tasks written to {out}{skipped}{short}\n")
 
 
 @exam_app.command("score")

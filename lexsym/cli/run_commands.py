@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -14,19 +14,41 @@ from lexsym.cli.common import check_rows, fail
 
 
 def run(
+    ctx: typer.Context,
     model: Annotated[
-        str,
+        str | None,
         typer.Option(
             help="Model id: litellm:<provider>/<model>, vllm:<model>, lexsym:oracle, lexsym:baseline."
         ),
-    ],
-    tasks: Annotated[Path, typer.Option(help="A task directory from `lexsym generate`, or its tasks.jsonl.")],
-    out: Annotated[Path, typer.Option(help="The run directory: created, or resumed when it holds this run.")],
-    concurrency: Annotated[int, typer.Option(help="Samples in flight at once.")] = 8,
+    ] = None,
+    tasks: Annotated[
+        Path | None, typer.Option(help="A task directory from `lexsym generate`, or its tasks.jsonl.")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="The run directory: created, or resumed when it holds this run.")
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(help="A YAML file of these options (keys: the option names); flags given here win."),
+    ] = None,
+    model_option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--model-option",
+            "-M",
+            help="A backend option as key=value (YAML value); repeat. vLLM: tensor_parallel_size, "
+            "max_model_len, gpu_memory_utilization, dtype, revision, chat_template_kwargs={...}; litellm: "
+            "reasoning_effort, timeout, api_key_env, drop_params, extra_headers={...}.",
+        ),
+    ] = None,
+    concurrency: Annotated[
+        int | None, typer.Option(help="Samples in flight at once (default: 8; all of them for vllm:).")
+    ] = None,
     rpm: Annotated[float, typer.Option(help="Requests per minute at most (paced); 0: no limit.")] = 0.0,
     temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = 0.0,
     max_tokens: Annotated[int | None, typer.Option(help="Completion token limit.")] = None,
     seed: Annotated[int | None, typer.Option(help="Sampling seed, for backends that take one.")] = None,
+    top_p: Annotated[float | None, typer.Option(help="Nucleus sampling mass.")] = None,
     repeats: Annotated[int, typer.Option(help="Samples per task (epochs); repeat 0 is the headline.")] = 1,
     filters: Annotated[
         list[str] | None,
@@ -36,6 +58,19 @@ def run(
             "dataset=...; may repeat (same key: any; different keys: all).",
         ),
     ] = None,
+    where: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A condition on task metadata: asset_count=2, married=false, asset_count>=3, "
+            "context.setting=statutes; may repeat (all must hold)."
+        ),
+    ] = None,
+    sample_id: Annotated[
+        list[str] | None, typer.Option("--sample-id", help="Run only this task id; may repeat.")
+    ] = None,
+    limit: Annotated[
+        int | None, typer.Option(help="At most N tasks, stratified by dataset (deterministic).")
+    ] = None,
     time_budget: Annotated[
         float | None,
         typer.Option(help="Seconds for this invocation; then no new sample starts (in-flight ones finish)."),
@@ -43,6 +78,13 @@ def run(
     cost_budget: Annotated[
         float | None,
         typer.Option(help="Dollars for this invocation; then no new sample starts (in-flight ones finish)."),
+    ] = None,
+    fail_fast: Annotated[
+        int | None, typer.Option(help="Stop after N samples have failed for good (exit 1).")
+    ] = None,
+    max_failure_rate: Annotated[
+        float | None,
+        typer.Option(help="Exit 1 when more than this share of samples failed (default: only when all did)."),
     ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the cache.")] = False,
     cache_dir: Annotated[
@@ -59,60 +101,117 @@ def run(
     by: Annotated[str, typer.Option(help="Rows of the score table: task, variant or suite.")] = "task",
     json_output: Annotated[bool, typer.Option("--json", help="Print run.json instead of the table.")] = False,
 ) -> None:
-    """Run a model over a task set into a run directory (resumable); score it at the end."""
+    """Run a model over a task set into a run directory (resumable); score it at the end.
+
+    Exit codes: 0 done; 1 the run failed (every sample failed, more than --max-failure-rate did, or
+    --fail-fast stopped it); 2 bad input; 130 interrupted."""
+    from lexsym.cli.config_file import apply_config, merged_pairs, write_config
     from lexsym.models import GenerationParams
+    from lexsym.models.options import parse_options
+    from lexsym.models.redaction import redact_options
     from lexsym.runner.limits import RetryPolicy
     from lexsym.runner.run import run_tasks
     from lexsym.runner.run_options import RunOptions
 
-    check_rows(by)
+    values = apply_config(ctx, config)
+    missing = [f"--{name}" for name in ("model", "tasks", "out") if values[name] is None]
+    if missing:
+        fail(f"give {', '.join(missing)} (on the command line or in --config)")
+    check_rows(values["by"])
+    pairs = merged_pairs(values["model_option"])
+    model_options = parse_options(pairs, "-M")
     try:
-        retry = RetryPolicy(base=retry_base, cap=retry_cap, max_attempts=max_attempts)
+        retry = RetryPolicy(
+            base=values["retry_base"], cap=values["retry_cap"], max_attempts=values["max_attempts"]
+        )
     except ValueError as error:
         fail(str(error), 2)
     options = RunOptions(
-        concurrency=concurrency,
-        rpm=rpm,
-        repeats=repeats,
-        filters=tuple(filters or ()),
-        time_budget=time_budget,
-        cost_budget=cost_budget,
-        cache=not no_cache,
-        cache_dir=cache_dir,
+        concurrency=values["concurrency"],
+        rpm=values["rpm"],
+        repeats=values["repeats"],
+        filters=tuple(values["filters"] or ()),
+        where=tuple(values["where"] or ()),
+        sample_ids=tuple(values["sample_id"] or ()),
+        limit=values["limit"],
+        fail_fast=values["fail_fast"],
+        max_failure_rate=values["max_failure_rate"],
+        time_budget=values["time_budget"],
+        cost_budget=values["cost_budget"],
+        cache=not values["no_cache"],
+        cache_dir=values["cache_dir"],
         retry=retry,
-        retry_errors=retry_errors,
-        score=score_run,
+        retry_errors=values["retry_errors"],
+        score=values["score_run"],
     )
-    params = GenerationParams(temperature=temperature, max_tokens=max_tokens, seed=seed)
+    params = GenerationParams(
+        temperature=values["temperature"],
+        max_tokens=values["max_tokens"],
+        seed=values["seed"],
+        top_p=values["top_p"],
+    )
+    out = Path(values["out"])
     result = run_tasks(
-        model, tasks, out, params=params, options=options, model_options={"api_base": api_base}
+        values["model"],
+        values["tasks"],
+        out,
+        params=params,
+        options=options,
+        model_options={"api_base": values["api_base"], **model_options},
     )
+    recorded = {k: v for k, v in values.items() if k != "model_option"}
+    recorded["model_options"] = redact_options(model_options)  # no credential in a file left behind
+    write_config(out / "config.yaml", recorded)
+    _summarise_run(result, out)
     header = result.header
-    totals = header.totals
-    state = "complete" if header.status == "complete" else f"stopped: {header.stop_reason}"
-    sys.stderr.write(
-        f"lexsym run: {state}; {totals.planned - totals.remaining} of {totals.planned} samples recorded "
-        f"({result.recorded} this session; {totals.failed} failed, {totals.cached} cached), "
-        f"tokens {totals.tokens_in:,}/{totals.tokens_out:,}, ${totals.cost:.4f}, in {out}\n"
-    )
-    if header.status != "complete":
-        sys.stderr.write("lexsym run: re-run the same command to resume\n")
-    elif header.scores is None:
-        from lexsym.runner.tasksets import load_task_set
-
-        if any(record["task"] == "OPEN" for record in load_task_set(header.tasks.path).records):
-            sys.stderr.write(
-                f"lexsym run: open answers are scored by a judge: lexsym judge {out} --judge MODEL\n"
-            )
-    if json_output:
+    if values["json_output"]:
         sys.stdout.write(header.model_dump_json(indent=2) + "\n")
     elif result.report is not None:
         from lexsym.scoring import render_report
 
         console = table_console()
-        render_report(result.report, console, by=by)
+        render_report(result.report, console, by=values["by"])
+        over_repeats = (header.scores or {}).get("over_repeats")
+        if over_repeats:
+            from lexsym.runner.repeats import render_repeats
+
+            render_repeats(over_repeats, console)
     if header.stop_reason == "interrupted":
         raise typer.Exit(130)
+    if header.failed:
+        raise typer.Exit(1)
+
+
+def _summarise_run(result: Any, out: Path) -> None:
+    """The run's outcome on stderr: state, counts, what was not sent, and why it failed if it did."""
+    from lexsym.runner.failures import summary_lines
+
+    header = result.header
+    totals = header.totals
+    if header.failed:
+        state = f"FAILED: {header.failed}"
+    elif header.status == "complete":
+        state = "complete"
+    else:
+        state = f"stopped: {header.stop_reason}"
+    lines = [
+        f"lexsym run: {state}; {totals.planned - totals.remaining} of {totals.planned} samples recorded "
+        f"({result.recorded} this session; {totals.failed} failed, {totals.cached} cached), "
+        f"tokens {totals.tokens_in:,}/{totals.tokens_out:,}, ${totals.cost:.4f}, in {out}"
+    ]
+    for name, why in header.params_dropped.items():
+        lines.append(f"lexsym run: {name} was not sent: {why} (run.json: params_dropped)")
+    if header.failure_reasons:
+        lines.append("lexsym run: failures by reason:")
+        lines.extend(summary_lines(header.failure_reasons))
+    if header.status != "complete":
+        lines.append("lexsym run: re-run the same command to resume")
+    elif header.scores is None:
+        from lexsym.runner.tasksets import load_task_set
+
+        if any(record["task"] == "OPEN" for record in load_task_set(header.tasks.path).records):
+            lines.append(f"lexsym run: open answers are scored by a judge: lexsym judge {out} --judge MODEL")
+    sys.stderr.write("".join(line + "\n" for line in lines))
 
 
 def report(

@@ -8,6 +8,7 @@ apart, one concept per module:
 - `statements`: LEXam's construction of k-choice questions from numbered true/false statements;
 - `prompts`: languages and the open-question templates; `mcq`: multiple-choice templates, answer
   extraction, accuracy with standard errors, option shuffling and the position-bias report;
+- `precedents`: supporting precedents for a prompt: KCL's own cut of its long ones, a fair-share budget;
 - `tasks`: conversion into `tasks.jsonl` + `manifest.json`, the layout `lexsym generate` writes.
 """
 

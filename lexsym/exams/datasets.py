@@ -20,6 +20,9 @@ before a model is run on it, not as a crash half-way through scoring; and LEXam 
 first release (annotation fixes 2025-11, a reorganisation 2025-12), so a run is only comparable with another
 on the same bytes. `source_fingerprint` gives the sha256 of a file (or of a saved dataset directory) or the
 revision of a Hugging Face snapshot, for the manifest and the run header.
+
+A LEXam MCQ row whose text shows fewer numbered statements (i., ii., ...) than its `n_statements` is kept
+(it is LEXam's item) but warned about, once per row, in `LoadedExam.warnings` (and the manifest).
 """
 
 from __future__ import annotations
@@ -86,6 +89,23 @@ class LoadedExam:
     fingerprint: dict[str, Any]
     items: list[LoadedItem] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # rows kept, but odd (see `_statement_shortfall`)
+
+
+def _statement_shortfall(where: str, row: dict[str, Any], item: ExamItem) -> str | None:
+    """A warning when a LEXam MCQ row's text shows fewer numbered statements than its n_statements says:
+    its options then name statements the model cannot read (LEXam's robustness set has such rows)."""
+    if not isinstance(item, LexamMCQ) or not item.n_statements:
+        return None
+    from lexsym.exams.statements import shown_statements
+
+    shown = shown_statements(item.question)
+    if shown >= item.n_statements:
+        return None
+    return (
+        f"{where}: id {row.get('id')!r}: the question shows {shown} numbered statement(s), "
+        f"but n_statements is {item.n_statements}"
+    )
 
 
 def _jsonl_rows(path: Path) -> Iterator[tuple[str, dict[str, Any] | str]]:
@@ -268,6 +288,7 @@ def load_exam(
         except ValueError as error:
             loaded.errors.append(f"{where}: {error}")
             continue
+        warned = False
         for candidate in candidates:
             try:
                 item = model.model_validate(candidate)
@@ -279,6 +300,9 @@ def load_exam(
                 continue
             seen[item.id] = where
             loaded.items.append(LoadedItem(where, item))  # type: ignore[arg-type]
+            if not warned and (warning := _statement_shortfall(where, row, item)):
+                loaded.warnings.append(warning)  # once per row: its k-choice items share the text
+            warned = True
     if strict and loaded.errors:
         more = f" (and {len(loaded.errors) - 1} more)" if len(loaded.errors) > 1 else ""
         raise InputError(loaded.errors[0] + more)

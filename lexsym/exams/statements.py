@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -245,6 +246,20 @@ def build_versions(
             gold_mask, _distractor_masks(len(truth), gold_mask, k - 1, rng, allow_none), k, rng, language
         )
     return versions
+
+
+#: A statement's number as LEXam writes it: "i." or "ii)" opening a line, or "(iii)" anywhere.
+_NUMBER = re.compile(r"(?m)^[ \t]*\(?([ivxlcdm]+)[.)](?=\s)|\(([ivxlcdm]+)\)(?=\s)")
+
+
+def shown_statements(question: str) -> int:
+    """How many numbered statements a question's text shows: the length of the run i, ii, iii, ... found
+    in order (a number out of sequence, such as a person called "X.", is not a statement)."""
+    count = 0
+    for match in _NUMBER.finditer(question):
+        if (match.group(1) or match.group(2)) == roman(count + 1):
+            count += 1
+    return count
 
 
 def statement_question(stem: str, statements: Sequence[str]) -> str:

@@ -15,20 +15,15 @@ it, the reference answer or rubrics, and the precedent names. "metadata" holds t
 area, jurisdiction and year, the number of choices, the original gold position and the shuffle permutation,
 the source's fingerprint, and the context setting with the truncation actually applied.
 
-Why a truncation policy at all: KCL's precedents are long (its largest is 750k tokens), so giving "the
-supporting precedents" to a model with a finite context means cutting them, and results are only
-comparable when the cut is the same. The policy here is a fair share: with a budget of N characters for
-the precedents of one question, each precedent keeps min(its length, an equal share of what the shorter
-ones leave), so one enormous precedent cannot crowd out the others; each kept part is the precedent's head,
-and a cut one ends with a marker saying how much was kept. The budget counts precedent text, not names or
-markers. What was cut is recorded per task.
+With --context precedents a KCL item's precedents go into the prompt as `precedents` prepares them: KCL's
+own cut of its long precedents (essays; on by default, as in KCL's evaluation), then the fair share of a
+character budget. What was cut is recorded per task.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -38,7 +33,7 @@ from lexsym._util.errors import InputError
 from lexsym._version import __version__
 from lexsym.answers.choices import LABEL_STYLES, option_labels
 from lexsym.exams.datasets import LoadedExam
-from lexsym.exams.items import ExamFormat, KclEssay, KclMCQA, LexamMCQ, LexamOpen, Precedent
+from lexsym.exams.items import ExamFormat, KclEssay, KclMCQA, LexamMCQ, LexamOpen
 from lexsym.exams.mcq_prompts import (
     MCQ_TEMPLATE_VERSION,
     apply_permutation,
@@ -46,6 +41,7 @@ from lexsym.exams.mcq_prompts import (
     render_mcq_prompt,
     shuffle_permutation,
 )
+from lexsym.exams.precedents import KCL_CUT_POLICY, TRUNCATION_POLICY, fit_precedents, kcl_cut
 from lexsym.exams.prompts import (
     OPEN_TABLES,
     OPEN_TEMPLATE_VERSION,
@@ -56,10 +52,6 @@ from lexsym.exams.prompts import (
 
 MANIFEST_VERSION = 1
 CONTEXT_SETTINGS = ("none", "precedents")
-TRUNCATION_POLICY = (
-    "fair-share: each precedent keeps min(its length, an equal share of the budget the shorter ones "
-    "leave); the head is kept, the tail cut and marked; names and markers are not counted"
-)
 #: KCL is the Korean bar exam: its items carry no language or jurisdiction field (KCL-shaped items of
 #: our own may give them).
 _KCL_LANGUAGE = "ko"
@@ -77,6 +69,7 @@ class ConvertOptions:
     labels: str = "letters"
     context: str = "none"
     max_context_chars: int | None = None
+    kcl_cut: bool = True  # KCL essays with precedents: KCL's own cut of its long precedents
 
     def check(self, fmt: ExamFormat) -> None:
         """Refuse settings that cannot apply, rather than ignore them silently."""
@@ -91,56 +84,6 @@ class ConvertOptions:
                 raise InputError("--max-context-chars applies only with --context precedents")
             if self.max_context_chars < 0:
                 raise InputError("--max-context-chars must be 0 or more")
-
-
-def fair_share(lengths: Sequence[int], budget: int) -> list[int]:
-    """How many characters each of several texts keeps under a total `budget`: all of them when they fit;
-    otherwise the shortest are kept whole and the rest get equal shares of what is left (water-filling),
-    so sum(kept) == budget. Deterministic; ties go to the earlier text."""
-    if sum(lengths) <= budget:
-        return list(lengths)
-    kept = [0] * len(lengths)
-    remaining = budget
-    order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))
-    for done, index in enumerate(order):
-        share = remaining // (len(order) - done)
-        kept[index] = min(lengths[index], share)
-        remaining -= kept[index]
-    # Integer shares leave up to (m - 1) characters unspent; give them to the cut texts, in order.
-    for index in range(len(lengths)):
-        if remaining == 0:
-            break
-        extra = min(remaining, lengths[index] - kept[index])
-        kept[index] += extra
-        remaining -= extra
-    return kept
-
-
-def fit_precedents(
-    precedents: Sequence[Precedent], max_chars: int | None
-) -> tuple[list[PrecedentText], dict[str, Any]]:
-    """The precedents as they go into a prompt under a budget of `max_chars` characters (None: no limit),
-    and a record of what was kept."""
-    lengths = [len(p.text) for p in precedents]
-    kept = list(lengths) if max_chars is None else fair_share(lengths, max_chars)
-    texts = []
-    cut = []
-    for number, (precedent, keep, length) in enumerate(zip(precedents, kept, lengths, strict=True)):
-        text = precedent.text
-        if keep < length:
-            text = text[:keep].rstrip() + f"\n[… truncated: {keep} of {length} characters kept]"
-            cut.append({"index": number, "name": precedent.name, "kept": keep, "chars": length})
-        texts.append(PrecedentText(precedent.name, text))
-    report = {
-        "setting": "precedents",
-        "max_chars": max_chars,
-        "policy": TRUNCATION_POLICY if max_chars is not None else "none: full text",
-        "precedents": len(precedents),
-        "chars_total": sum(lengths),
-        "chars_kept": sum(kept),
-        "truncated": cut,
-    }
-    return texts, report
 
 
 def _common_metadata(loaded: LoadedExam, name: str, where: str, item_id: str) -> dict[str, Any]:
@@ -160,7 +103,10 @@ def _context(
     if options.context != "precedents":
         return None, {"setting": "none"}
     assert isinstance(item, (KclEssay, KclMCQA))
-    return fit_precedents(item.supporting_precedents, options.max_context_chars)
+    precedents, cuts = list(item.supporting_precedents), None
+    if options.kcl_cut and isinstance(item, KclEssay):  # KCL cuts essay precedents only, never MCQA ones
+        precedents, cuts = kcl_cut(item.meta, precedents)
+    return fit_precedents(precedents, options.max_context_chars, kcl_cuts=cuts)
 
 
 def _variant(base: str, options: ConvertOptions) -> str:
@@ -318,6 +264,10 @@ def templates_version() -> dict[str, str]:
     }
 
 
+def _kcl_cut_applies(fmt: ExamFormat, options: ConvertOptions) -> bool:
+    return fmt is ExamFormat.kcl_essay and options.context == "precedents" and options.kcl_cut
+
+
 def _pin(fingerprint: dict[str, Any]) -> str:
     return str(fingerprint.get("sha256") or fingerprint.get("revision") or "unpinned")
 
@@ -359,8 +309,10 @@ def convert(loaded: LoadedExam, out: str | Path, options: ConvertOptions | None 
         ],
         "source": loaded.fingerprint,
         "skipped": loaded.errors,
+        "warnings": loaded.warnings,
         "templates": templates,
         "truncation_policy": TRUNCATION_POLICY if options.max_context_chars is not None else None,
+        "precedent_cut": KCL_CUT_POLICY if _kcl_cut_applies(loaded.format, options) else None,
         "tasks_sha256": hashlib.sha256(text.encode()).hexdigest(),
     }
     write_atomic(

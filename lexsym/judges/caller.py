@@ -15,6 +15,7 @@ from lexsym.models.base import (
     Model,
     PermanentModelError,
     TransientModelError,
+    cache_identity,
 )
 from lexsym.runner.cache import CacheError, ResponseCache, cache_key, is_cacheable
 from lexsym.runner.calls import call_model
@@ -29,6 +30,7 @@ class JudgeTotals:
     calls: int = 0
     cached: int = 0
     failures: int = 0
+    no_answer: int = 0  # samples the answering model never answered: its failure, not the judge's
     tokens_in: int = 0
     tokens_out: int = 0
     cost: float = 0.0
@@ -50,6 +52,7 @@ class JudgeCaller:
         self.model = model
         self.spec = spec
         self.cache = cache if is_cacheable(model) else None
+        self.identity = cache_identity(model)
         self.limiter = RateLimiter(options.rpm)
         self.retry = options.retry
         self.stop = stop
@@ -57,7 +60,9 @@ class JudgeCaller:
         self.rng = rng
 
     async def __call__(self, messages: list[Message], params: GenerationParams) -> Completion:
-        key = cache_key(self.spec.model, messages, params) if self.cache is not None else None
+        key = (
+            cache_key(self.spec.model, messages, params, 0, self.identity) if self.cache is not None else None
+        )
         if key is not None:
             try:
                 hit = self.cache.get(key)  # type: ignore[union-attr]

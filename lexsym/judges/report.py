@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from lexsym._util.console import table_console
+from lexsym.judges.labels import HUMAN, Labels
 from lexsym.judges.scores import JudgedReport, ReferenceSummary, RubricSummary
 
 
@@ -78,8 +79,9 @@ def render_judged(report: JudgedReport, console: Any = None) -> None:
     if report.rubric is not None:
         console.print(
             _summary_table(
-                f"Rubric judge ({report.ensemble} of {judges}); % of total points ± bootstrap SE",
-                ("n", "Score", "Bounds", "Incomplete", "No answer"),
+                f"Rubric judge ({report.ensemble} of {judges}); score: % of the decided points ± bootstrap "
+                "SE; bounds: undecided items unmet (KCL's figure) to met",
+                ("n", "Score", "Bounds (low = KCL)", "Incomplete", "No answer"),
                 _rubric_row,
                 (ensemble, report.rubric),
                 report.rubric_by_judge,
@@ -97,7 +99,7 @@ def render_judged(report: JudgedReport, console: Any = None) -> None:
 
 
 def validate_judges(
-    ratings: dict[str, dict[str, float]],
+    labels: Labels,
     judges: list[str],
     *,
     epsilon: float,
@@ -105,14 +107,35 @@ def validate_judges(
     metric: str,
     min_items: int,
 ) -> dict[str, Any]:
-    """The alt-test of each judge against the human raters (every rater that is not a judge), and the
-    pairwise agreement of all raters."""
-    from lexsym.judges.validation import alt_test, pairwise_agreement, score_grid
+    """The alt-test of each judge against the annotator pool, and the pairwise agreement of all raters.
 
-    humans = {rater: scores for rater, scores in ratings.items() if rater not in judges}
+    The pool is the raters marked human, only: never another judge, an ensemble (which holds the judge's
+    own grades), or any other llm rater, whether it came from a labels file or a judged run. A judge must
+    be an llm rater. Raises ValueError (one line) when the raters cannot be tested as asked."""
+    from lexsym.judges.validation import alt_test, first_label, pairwise_agreement, score_grid
+
+    ratings = labels.ratings
+    unknown = [name for name in judges if name not in ratings]
+    if unknown:
+        raise ValueError(f"no ratings by judge {', '.join(map(repr, unknown))}")
+    marked_human = [name for name in judges if labels.kinds[name] == HUMAN]
+    if marked_human:
+        raise ValueError(
+            f"judge {marked_human[0]!r} is marked human in {labels.sources[marked_human[0]]}: a judge is an "
+            "llm rater, and a human one stays in the pool"
+        )
+    labelled = [rater for rater, scores in ratings.items() if first_label(scores) is not None]
+    if labelled and len(labelled) < len(ratings):
+        numeric = next(rater for rater in ratings if rater not in labelled)
+        raise ValueError(
+            f"rater {labelled[0]!r} gives category labels but rater {numeric!r} gives numbers: "
+            "compare like with like"
+        )
+    humans = {rater: ratings[rater] for rater in labels.humans}
     if len(humans) < 2:
         raise ValueError(
-            f"the alt-test needs at least two human raters besides the judges; found {len(humans)}"
+            f"the alt-test needs at least two raters marked human; found {len(humans)}"
+            + (f" ({', '.join(humans)})" if humans else "")
         )
     tests = {}
     for judge in judges:
@@ -149,19 +172,28 @@ def validate_judges(
         }
     values = {score for scores in ratings.values() for score in scores.values()}
     grid = score_grid()
-    categories = list(grid) if values <= set(grid) else None
+    categories = list(grid) if not labelled and values <= set(grid) else None
     agreement = [
         {
             "first": pair.first,
             "second": pair.second,
             "items": pair.items,
+            "exact": pair.exact,
             "pearson": pair.pearson,
             "qwk": pair.kappa,
             "mae": pair.mae,
         }
         for pair in pairwise_agreement(ratings, categories=categories)
     ]
-    return {"alt_test": tests, "agreement": agreement, "raters": sorted(ratings), "judges": judges}
+    return {
+        "alt_test": tests,
+        "agreement": agreement,
+        "raters": sorted(ratings),
+        "judges": judges,
+        "human_pool": sorted(humans),
+        "kinds": dict(sorted(labels.kinds.items())),
+        "scores": "labels" if labelled else "numbers",
+    }
 
 
 def render_validation(result: dict[str, Any], console: Any = None) -> None:
@@ -190,14 +222,16 @@ def render_validation(result: dict[str, Any], console: Any = None) -> None:
             Text(trials),
         )
     console.print(table)
-    pairs = Table(title=Text("Agreement between raters"))
-    for column in ("First", "Second", "Items", "Pearson r", "QWK", "MAE"):
+    console.print(Text(f"Annotator pool (raters marked human): {', '.join(result['human_pool'])}"))
+    pairs = Table(title=Text("Agreement between raters (Pearson, QWK and MAE for numbers only)"))
+    for column in ("First", "Second", "Items", "Exact", "Pearson r", "QWK", "MAE"):
         pairs.add_column(column, justify="left" if column in ("First", "Second") else "right")
     for pair in result["agreement"]:
         pairs.add_row(
             Text(str(pair["first"])),
             Text(str(pair["second"])),
             str(pair["items"]),
+            _num(pair["exact"]),
             _num(pair["pearson"]),
             _num(pair["qwk"]),
             _num(pair["mae"]),

@@ -1,12 +1,22 @@
 """Judged scores: per-sample ensemble grades and their means with standard errors (judged.json).
 
 Reference-judged samples score the ensemble grade (0 to 1); the headline is its mean over the samples that
-have one, with a seeded bootstrap SE and a cluster-robust SE by exam. Rubric-judged samples score the
-points of the items the ensemble counts as satisfied; the headline is, as in KCL, earned points as a
-percentage of the total points of the questions, with a bootstrap SE of that ratio. Samples whose grade
-could not be formed (a judge's reply never parsed, a call failed, rubric items left undecided) are left out
-of the headline and counted beside it: never scored 0. For rubrics the bounds with undecided items counted
-as unmet and as met are shown too. The headline is repeat 0, as for the run's own scores.
+have one, with a seeded bootstrap SE and a cluster-robust SE by exam. Samples whose grade could not be
+formed (a judge's reply never parsed, a call failed) are left out of the headline and counted beside it:
+never scored 0.
+
+Rubric-judged samples score the points of the items the ensemble counts as satisfied. Over all samples,
+with E the points earned, U the points of items left undecided (a reply that never parsed, a failed call,
+items a judge skipped) and T the total points:
+    headline  E / (T − U)   the share of the decided points that were earned (undecided items are left
+                            out of both sides: neither met nor unmet), with a bootstrap SE of that ratio;
+    lower     E / T         undecided items counted unmet: KCL's own figure (its evaluation sums the
+                            points of the rubric grades that parsed over the full points);
+    upper     (E + U) / T   undecided items counted met.
+The headline always lies within the bounds (E/T ≤ E/(T−U) ≤ (E+U)/T, since E + U ≤ T), and all three agree
+when every item is decided. (It was once E_c / T_c over the complete samples only, while the bounds were
+over all samples: two different sets of samples, so it could fall outside them.) The headline is repeat 0,
+as for the run's own scores.
 """
 
 from __future__ import annotations
@@ -45,16 +55,21 @@ class ReferenceSummary(BaseModel):
 
 class RubricSummary(BaseModel):
     n: int
-    complete: int = Field(description="Samples with every rubric item decided (the headline's base).")
-    incomplete: int = Field(description="Samples with items left undecided; shown, not scored.")
+    complete: int = Field(description="Samples with every rubric item decided.")
+    incomplete: int = Field(description="Samples with items left undecided (their decided items count).")
     items_undecided: int = 0
     no_answer: int = 0
-    earned: float = 0.0
-    total: float = 0.0
-    percent: float | None = Field(None, description="Earned points as a percentage of total points.")
+    earned: float = Field(0.0, description="Points earned, all samples (E).")
+    total: float = Field(0.0, description="Total points, all samples (T).")
+    undecided_points: float = Field(0.0, description="Points of the items left undecided (U).")
+    percent: float | None = Field(
+        None, description="The headline: earned points as a percentage of the decided points, E / (T − U)."
+    )
     se: float | None = Field(None, description="Bootstrap SE of the percentage, in percentage points.")
-    lower_percent: float | None = Field(None, description="All samples, undecided items counted unmet.")
-    upper_percent: float | None = Field(None, description="All samples, undecided items counted met.")
+    lower_percent: float | None = Field(
+        None, description="E / T: undecided items counted unmet; KCL's own figure."
+    )
+    upper_percent: float | None = Field(None, description="(E + U) / T: undecided items counted met.")
 
 
 class JudgedReport(BaseModel):
@@ -109,27 +124,26 @@ def _reference_summary(rows: list[dict[str, Any]], *, resamples: int, seed: int)
 
 
 def _rubric_summary(rows: list[dict[str, Any]], *, resamples: int, seed: int) -> RubricSummary:
-    complete = [row for row in rows if row["complete"]]
-    earned = sum(row["earned"] for row in complete)
-    total = sum(row["total"] for row in complete)
-    all_total = sum(row["total"] for row in rows)
-    se = _ratio_se(
-        [r["earned"] for r in complete], [r["total"] for r in complete], resamples=resamples, seed=seed
-    )
+    """The headline E / (T − U) and its bounds E / T (KCL's) and (E + U) / T (see the module docstring)."""
+    earned = [row["earned"] for row in rows]
+    decided = [row["total"] - row["undecided_points"] for row in rows]
+    e, t = sum(earned), sum(row["total"] for row in rows)
+    u = sum(row["undecided_points"] for row in rows)
+    se = _ratio_se(earned, decided, resamples=resamples, seed=seed)
+    some_decided = t - u > 1e-9 * max(1.0, t)  # all undecided leaves float noise, not a base
     return RubricSummary(
         n=len(rows),
-        complete=len(complete),
-        incomplete=len(rows) - len(complete),
+        complete=sum(row["complete"] for row in rows),
+        incomplete=sum(not row["complete"] for row in rows),
         items_undecided=sum(row["undecided_items"] for row in rows),
         no_answer=sum(row["status"] in ("no_answer", "empty_answer") for row in rows),
-        earned=earned,
-        total=total,
-        percent=100 * earned / total if total else None,
-        se=100 * se if se is not None else None,
-        lower_percent=100 * sum(r["earned"] for r in rows) / all_total if all_total else None,
-        upper_percent=(
-            100 * sum(r["earned"] + r["undecided_points"] for r in rows) / all_total if all_total else None
-        ),
+        earned=e,
+        total=t,
+        undecided_points=u,
+        percent=100 * e / (t - u) if some_decided else None,
+        se=100 * se if se is not None and some_decided else None,
+        lower_percent=100 * e / t if t else None,
+        upper_percent=100 * (e + u) / t if t else None,
     )
 
 
@@ -315,6 +329,7 @@ def rescore_run(
                 temperature=judge["params"].get("temperature", 0.0),
                 seed=judge["params"].get("seed"),
                 max_tokens=judge["params"].get("max_tokens"),
+                options=tuple(sorted((judge.get("options") or {}).items())),
             )
             for judge in header["judges"]
         )

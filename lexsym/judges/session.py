@@ -8,7 +8,11 @@ in `judgements.dropped`. A line is keyed by the sample, the judge model, its gen
 template id and digest: changing any of them judges again instead of mixing grades from two set-ups.
 
 Judge calls go through the runner's response cache, requests-per-minute limiter and backoff, and their
-cost is counted in `judge.json`, apart from the answering model's cost in run.json.
+cost is counted in `judge.json`, apart from the answering model's cost in run.json. Each judge's backend
+starts up before the first judgement (`prepare`), and judge.json records, per judge, the generation
+settings actually sent (`params_sent`) and those its provider does not take (`params_dropped`: the pinned
+seed, on Anthropic). A session in which every judgement failed, or more than `max_failure_rate` of them,
+or that `fail_fast` stopped, is marked `failed` with its most frequent reasons (`lexsym.runner.failures`).
 """
 
 from __future__ import annotations
@@ -44,8 +48,9 @@ from lexsym.judges.settings import (
     judgement_key,
     load_run,
 )
-from lexsym.models.base import Model, close_model
+from lexsym.models.base import Model, close_model, prepare_model, sent_params
 from lexsym.runner.cache import ResponseCache, cache_path
+from lexsym.runner.failures import fail_fast_reason, top_reasons, verdict
 from lexsym.runner.limits import StopSignal
 from lexsym.runner.rundir import SAMPLES
 from lexsym.runner.samples_log import SampleWriter
@@ -220,9 +225,18 @@ async def judge_run_async(
         rng = random.Random(options.seed)
         cache = ResponseCache(cache_path(options.cache_dir)) if options.cache and todo else None
         callers: dict[str, JudgeCaller] = {}
-        for spec in options.judges:
-            model = (models or {}).get(spec.model) or load_model(spec.model, **(model_options or {}))
+        for index, spec in enumerate(options.judges):
+            model = (models or {}).get(spec.model) or load_model(
+                spec.model, **{**(model_options or {}), **spec.model_options}
+            )
+            await prepare_model(model)
+            sent, dropped = sent_params(model, spec.params)
+            header["judges"][index].update(params_sent=sent, params_dropped=dropped)
+            for name, why in dropped.items():
+                log.warning("judge %s: %s is not sent (%s); judge.json records it", spec.model, name, why)
             callers[spec.model] = JudgeCaller(model, spec, cache, options, stop, totals, rng)
+        write_atomic(header_path, json.dumps(header, indent=2) + "\n")
+        problems: list[str] = []
 
         writer = SampleWriter(path)
         queue = list(reversed(todo))
@@ -235,10 +249,19 @@ async def judge_run_async(
                 if line.get("error_kind") == "transient" and stop.is_set():
                     continue  # not asked because the run stopped: judged on resume
                 totals.judged += 1
-                totals.failures += line["status"] in ("parse_failure", "error", "incomplete")
+                totals.no_answer += line["status"] == "no_answer"
+                if line["status"] in ("parse_failure", "error", "incomplete"):
+                    totals.failures += 1
+                    problems.append(str(line.get("problem") or line["status"]))
                 writer.append(json.dumps(line, ensure_ascii=False) + "\n")
                 if options.cost_budget is not None and totals.cost >= options.cost_budget:
                     stop.set("cost budget")
+                if (
+                    line["status"] != "no_answer"
+                    and options.fail_fast
+                    and totals.failures >= options.fail_fast
+                ):
+                    stop.set(fail_fast_reason(totals.failures))
 
         writer.start(on_error=lambda error: (failure.append(error), stop.set("write error")))
         try:
@@ -265,6 +288,14 @@ async def judge_run_async(
         report = score_judgements(run_dir, options, records, samples)
         header["status"] = "stopped" if stop.reason else "complete"
         header["stop_reason"] = stop.reason
+        header["failed"] = verdict(
+            totals.failures,
+            totals.judged - totals.no_answer,
+            max_failure_rate=options.max_failure_rate,
+            stop_reason=stop.reason,
+            unit="judgement",
+        )
+        header["failure_reasons"] = top_reasons(problems)
         header["totals"] = report.cost_totals
         write_atomic(header_path, json.dumps(header, indent=2) + "\n")
         write_judged(run_dir, report)

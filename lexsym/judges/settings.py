@@ -16,6 +16,7 @@ from lexsym._util.errors import InputError
 from lexsym._version import __version__
 from lexsym.judges.prompts import REFERENCE_JUDGE, RUBRIC_JUDGE, JudgeTemplate
 from lexsym.models.base import GenerationParams
+from lexsym.models.redaction import redact_options
 from lexsym.runner.limits import RetryPolicy
 from lexsym.runner.rundir import HEADER, SAMPLES, RunDir
 from lexsym.runner.samples_log import read_samples
@@ -36,25 +37,44 @@ JUDGE_LOCK = "judge.lock"
 KINDS = {"reference": REFERENCE_JUDGE, "rubric": RUBRIC_JUDGE}
 
 
+# Backend options that do not change a judge's grades: left out of its fingerprint.
+_NOT_OUTPUT = frozenset({"timeout", "api_key_env", "num_retries"})
+
+
 @dataclass(frozen=True)
 class JudgeSpec:
-    """One judge, pinned: the model and the settings that change its grades."""
+    """One judge, pinned: the model, the settings that change its grades, and its backend options
+    (`api_base`, `-J key=value`) as sorted pairs."""
 
     model: str
     temperature: float = 0.0
     seed: int | None = 0
     max_tokens: int | None = None
+    options: tuple[tuple[str, Any], ...] = ()
 
     @property
     def params(self) -> GenerationParams:
         return GenerationParams(temperature=self.temperature, max_tokens=self.max_tokens, seed=self.seed)
 
+    @property
+    def model_options(self) -> dict[str, Any]:
+        return dict(self.options)
+
     def describe(self) -> dict[str, Any]:
-        return {"model": self.model, "params": self.params.key_fields()}
+        described: dict[str, Any] = {"model": self.model, "params": self.params.key_fields()}
+        if self.options:
+            described["options"] = redact_options(self.model_options)
+        return described
 
     @property
     def fingerprint(self) -> str:
-        text = json.dumps(self.describe(), sort_keys=True)
+        """The judge's identity in a judgement's key: a judge with no options keeps the fingerprint it
+        always had; an endpoint or an output-changing option makes it another judge."""
+        identity: dict[str, Any] = {"model": self.model, "params": self.params.key_fields()}
+        changing = {k: v for k, v in self.options if k not in _NOT_OUTPUT}
+        if changing:
+            identity["options"] = changing
+        text = json.dumps(identity, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
@@ -71,6 +91,8 @@ class JudgeOptions:
     cost_budget: float | None = None
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     retry_errors: bool = False
+    fail_fast: int | None = None  # stop after this many failed judgements
+    max_failure_rate: float | None = None  # above this share of failed judgements, the session failed
     seed: int | None = None  # backoff jitter (tests)
 
     def check(self) -> None:
@@ -91,6 +113,10 @@ class JudgeOptions:
             raise InputError(f"--rpm must be 0 (no limit) or more, not {self.rpm:g}")
         if self.cost_budget is not None and not self.cost_budget > 0:
             raise InputError(f"--cost-budget must be more than 0, not {self.cost_budget:g}")
+        if self.fail_fast is not None and self.fail_fast < 1:
+            raise InputError(f"--fail-fast must be at least 1, not {self.fail_fast}")
+        if self.max_failure_rate is not None and not 0 <= self.max_failure_rate < 1:
+            raise InputError(f"--max-failure-rate must be in [0, 1), not {self.max_failure_rate:g}")
 
 
 def judge_kind(record: dict[str, Any]) -> str | None:

@@ -39,7 +39,11 @@ Notation. h_j(i) is annotator j's score of item i, f(i) the judge's, H[i] the an
 Rule of thumb for ε (Calderon et al.): 0.2 for experts, 0.15 for skilled annotators, 0.1 for crowd workers.
 LEXam reports ε = 0 (the strict test) beside a tolerant level.
 
+Scores are numbers or category labels (strings, such as "model_a" / "model_b" / "tie" for pairwise
+choices). Accuracy compares by equality and serves both; neg_rmse and neg_mae need numbers and refuse labels.
+
 Pairwise agreement (LEXam §5.1, App. G.3) between any two raters, over the items both scored:
+    exact     the share of items given the same score (labels or numbers alike)
     Pearson   r = Σ (x − x̄)(y − ȳ) / sqrt(Σ (x − x̄)² Σ (y − ȳ)²)
     MAE       (1/n) Σ |x − y|
     quadratic weighted Cohen's κ over K ordered categories c_0 < … < c_{K−1} (a score grid such as
@@ -48,6 +52,7 @@ Pairwise agreement (LEXam §5.1, App. G.3) between any two raters, over the item
         κ = 1 − Σ_ab w_ab O_ab / Σ_ab w_ab E_ab.
     The categories are the grid's steps, so a gap the raters never used still counts as distance; without a
     grid, the sorted distinct values either rater used (as sklearn's `cohen_kappa_score` does).
+Pearson, MAE and κ need ordered numbers: for a pair where either rater gave a category label they are nan.
 """
 
 from __future__ import annotations
@@ -91,6 +96,18 @@ ALIGNMENTS: dict[str, Alignment] = {
     "neg_rmse": neg_rmse_alignment,
     "neg_mae": neg_mae_alignment,
 }
+NUMERIC_ALIGNMENTS = ("neg_rmse", "neg_mae")
+"""The alignments that measure distance, so need numbers (accuracy compares labels too)."""
+
+
+def is_number(value: Any) -> bool:
+    """A real number (not a bool, not a category label)."""
+    return isinstance(value, (int, float, np.number)) and not isinstance(value, (bool, np.bool_))
+
+
+def first_label(*raters: Scores) -> Any:
+    """The first score of `raters` that is not a number (a category label), or None."""
+    return next((v for scores in raters for v in scores.values() if not is_number(v)), None)
 
 
 # -- the alt-test ----------------------------------------------------------------------------------------
@@ -178,6 +195,13 @@ def alt_test(
         align, metric_name = ALIGNMENTS[metric], metric
     else:
         align, metric_name = metric, getattr(metric, "__name__", "custom")
+    if metric_name in NUMERIC_ALIGNMENTS:
+        label = first_label(judge, *human.values())
+        if label is not None:
+            raise ValueError(
+                f"metric {metric_name} needs numeric scores, and {label!r} is a category label "
+                "(compare labels with accuracy)"
+            )
     if len(human) < 2:
         raise ValueError("the alt-test needs at least two annotators (the paper recommends three or more)")
     if min_annotators_per_item < 2:
@@ -324,34 +348,49 @@ def quadratic_weighted_kappa(
     return 1.0 - float(np.sum(weights * observed)) / chance
 
 
+def exact_agreement(first: Scores | Sequence[Any], second: Scores | Sequence[Any]) -> float:
+    """The share of the items both scored that got the same score; numbers match within float noise."""
+    x, y = paired(first, second)
+    if x.size == 0:
+        raise ValueError("no item was scored by both raters")
+    same = [
+        math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9) if is_number(a) and is_number(b) else a == b
+        for a, b in zip(x.tolist(), y.tolist(), strict=True)
+    ]
+    return float(np.mean(same))
+
+
 @dataclass(frozen=True)
 class PairAgreement:
     first: Hashable
     second: Hashable
     items: int
-    pearson: float
+    pearson: float  # nan where either rater gave a category label, as kappa and mae
     kappa: float
     mae: float
+    exact: float = math.nan  # the share of items both scored the same
 
 
 def pairwise_agreement(
     raters: Mapping[Hashable, Scores], *, categories: Sequence[Any] | None = None
 ) -> list[PairAgreement]:
-    """Pearson r, quadratic weighted κ and MAE for every pair of raters, over the items both scored
-    (LEXam App. G.3 reports these per pair of experts, and their means)."""
+    """Pearson r, quadratic weighted κ, MAE and exact agreement for every pair of raters, over the items
+    both scored (LEXam App. G.3 reports the first three per pair of experts, and their means). A pair with
+    a category label gets exact agreement only: the other three need ordered numbers."""
     out = []
     for first, second in itertools.combinations(raters, 2):
-        x, _ = paired(raters[first], raters[second])
+        a, b = raters[first], raters[second]
+        x, _ = paired(a, b)
+        numeric = x.size > 0 and first_label(a, b) is None
         out.append(
             PairAgreement(
                 first=first,
                 second=second,
                 items=int(x.size),
-                pearson=pearson(raters[first], raters[second]) if x.size >= 2 else math.nan,
-                kappa=quadratic_weighted_kappa(raters[first], raters[second], categories=categories)
-                if x.size
-                else math.nan,
-                mae=mean_absolute_error(raters[first], raters[second]) if x.size else math.nan,
+                pearson=pearson(a, b) if numeric and x.size >= 2 else math.nan,
+                kappa=quadratic_weighted_kappa(a, b, categories=categories) if numeric else math.nan,
+                mae=mean_absolute_error(a, b) if numeric else math.nan,
+                exact=exact_agreement(a, b) if x.size else math.nan,
             )
         )
     return out

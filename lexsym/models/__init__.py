@@ -31,6 +31,10 @@ def load_model(spec: str, **options: Any) -> Model:
     if spec in ("lexsym:oracle", "lexsym:baseline"):
         from lexsym.models.local import BaselineModel, OracleModel
 
+        given = sorted(name for name, value in options.items() if value is not None)
+        if given:
+            raise InputError(f"{spec} is a local model and takes no options (given: {', '.join(given)})")
+
         return OracleModel() if spec == "lexsym:oracle" else BaselineModel()
     raise InputError(
         f"unknown model {spec!r}: use litellm:<provider>/<model>, vllm:<model>, lexsym:oracle or "

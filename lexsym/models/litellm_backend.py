@@ -16,6 +16,12 @@ Design choices, each for a reason:
   key is never an argument of this class, so it cannot reach a run log's header through its settings.
 * Error messages are redacted before they are raised (see `redact_secrets`): providers echo keys back
   ("Incorrect API key provided: sk-…"), and these messages end up in run logs.
+* Only the generation parameters the provider takes are sent (`get_supported_openai_params`): a seed is
+  not a thing Anthropic's API has, and litellm refuses the whole call when one is given. What is left out
+  is reported by `sent_params` and recorded in run.json and judge.json, so a "seeded" run on such a
+  provider says it was not. `drop_params=false` turns this off and sends everything as asked.
+* `litellm:hosted_vllm/<model>` needs a server: without `api_base` it takes `HOSTED_VLLM_API_BASE` and
+  says so, and with neither it is refused rather than sent to a default endpoint.
 * Errors are typed for the runner: `TransientModelError` (429, 408, 5xx, timeouts, connection failures,
   a garbled body) is worth a retry; `PermanentModelError` (400, 401, 403, 404, 422, context too long,
   quota exhausted) is recorded and the sample moves on. A 429 carries `retry_after` (seconds) when the
@@ -25,12 +31,10 @@ Design choices, each for a reason:
 from __future__ import annotations
 
 import asyncio
-import json
+import logging
 import os
-import re
 import threading
 import time
-from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
@@ -40,52 +44,22 @@ from lexsym.models.base import (
     GenerationParams,
     Message,
     ModelError,
-    PermanentModelError,
     TransientModelError,
     split_reasoning,
 )
+from lexsym.models.litellm_errors import classify
+from lexsym.models.redaction import redact_options, redact_secrets
 
-REDACTED = "[redacted]"
+log = logging.getLogger("lexsym.models")
 
-# Shapes of keys that may be echoed in an error without being in our environment (a key typed into a
-# config file, a proxy's key): OpenAI/Anthropic `sk-…`, Google `AIza…`, Hugging Face `hf_…`, Groq `gsk_…`,
-# AWS access key ids, and whatever follows "Bearer".
-_KEY_SHAPES = re.compile(
-    r"\b(?:sk|pk|rk)-[A-Za-z0-9_*\-]{8,}"
-    r"|\bAIza[0-9A-Za-z_\-]{20,}"
-    r"|\b(?:hf|gsk|xai)_[A-Za-z0-9]{16,}"
-    r"|\bA(?:KIA|SIA)[0-9A-Z]{16}\b"
-    r"|(?i:bearer)\s+[A-Za-z0-9._~+/\-]{8,}=*"
-)
-# Environment variables whose values are secrets, by the naming convention providers follow.
-_SECRET_NAMES = ("_KEY", "_TOKEN", "_SECRET", "_PASSWORD")
-_MIN_SECRET = 8  # shorter values ("1", "true") would redact ordinary words, and are not real keys
+#: The generation settings of GenerationParams that a provider may not take.
+STANDARD_PARAMS = ("temperature", "max_tokens", "seed", "top_p")
+# Options of ours or litellm's that do not change what the model answers: left out of the cache identity.
+_NOT_OUTPUT = frozenset({"timeout", "num_retries", "api_key_env", "metadata", "drop_params"})
+
 _MAX_MESSAGE = 1000  # litellm messages can quote whole response bodies; a log line needs the gist
 
-# HTTP statuses worth a retry besides 5xx: timeout, conflict, too early, rate limit.
-_RETRYABLE = {408, 409, 425, 429}
-# A 429 that retrying cannot cure: the account is out of credit, not momentarily over a rate.
-_QUOTA = re.compile(r"insufficient_quota|exceeded your current quota|billing", re.I)
 _LENGTH_REASONS = {"length", "max_tokens", "max_output_tokens", "MAX_TOKENS"}
-
-
-def redact_secrets(text: str, *, extra: Iterable[str | None] = ()) -> str:
-    """`text` with every key-like string replaced by "[redacted]".
-
-    Redacted are: the current values of environment variables whose names end in _KEY, _TOKEN, _SECRET or
-    _PASSWORD (read now, so keys set after start-up are covered), the `extra` values given, and anything
-    shaped like a known provider key. Longer secrets go first so a key containing another is fully hidden.
-    Importing this helper does not import litellm; the runner may use it on any text bound for a log.
-    """
-    secrets = {
-        value
-        for name, value in os.environ.items()
-        if name.upper().endswith(_SECRET_NAMES) and len(value) >= _MIN_SECRET
-    }
-    secrets.update(value for value in extra if value and len(value) >= _MIN_SECRET)
-    for secret in sorted(secrets, key=len, reverse=True):
-        text = text.replace(secret, REDACTED)
-    return _KEY_SHAPES.sub(REDACTED, text)
 
 
 _litellm: ModuleType | None = None
@@ -137,12 +111,22 @@ class LiteLLMModel:
             )
         if api_key_env is not None and not os.environ.get(api_key_env):
             raise InputError(f"litellm:{model}: the environment variable {api_key_env} is not set")
+        if api_base is None and model.startswith("hosted_vllm/"):
+            api_base = os.environ.get("HOSTED_VLLM_API_BASE") or None
+            if api_base is None:
+                raise InputError(
+                    f"litellm:{model}: a hosted_vllm model needs its server: give --api-base "
+                    "(e.g. http://localhost:8000/v1) or set HOSTED_VLLM_API_BASE"
+                )
+            log.warning("litellm:%s: no --api-base given; using HOSTED_VLLM_API_BASE=%s", model, api_base)
         self.model = model
         self.id = f"litellm:{model}"
         self.api_base = api_base
         self.api_key_env = api_key_env
         self.timeout = float(timeout)
         self.extra = extra
+        self._supported: frozenset[str] | None = None
+        self._supported_known = False
 
     def __repr__(self) -> str:
         return f"LiteLLMModel({self.model!r}, api_base={self.api_base!r}, api_key_env={self.api_key_env!r})"
@@ -160,23 +144,77 @@ class LiteLLMModel:
         except Exception:  # a litellm without this worker, or one that fails to stop: nothing to clean
             pass
 
+    async def prepare(self) -> None:
+        """Import litellm now (seconds of CPU), before any sample's clock starts, and learn which
+        generation parameters the provider takes."""
+        if _litellm is None:
+            await asyncio.to_thread(_import_litellm)
+        self.supported_params()
+
+    def supported_params(self) -> frozenset[str] | None:
+        """The OpenAI-style parameters litellm says this provider and model take; None when it does not
+        know (an unknown provider: then everything asked for is sent)."""
+        if not self._supported_known:
+            litellm = _litellm or _import_litellm()
+            try:
+                names = litellm.get_supported_openai_params(
+                    model=self.model, custom_llm_provider=self.extra.get("custom_llm_provider")
+                )
+            except Exception:  # a provider litellm cannot resolve: no list to go by
+                names = None
+            self._supported = frozenset(names) if names else None
+            self._supported_known = True
+        return self._supported
+
+    def sent_params(self, params: GenerationParams) -> tuple[dict[str, Any], dict[str, str]]:
+        """(the generation settings sent, {setting: why it was not sent}) for `params`."""
+        asked: dict[str, Any] = {"temperature": params.temperature}
+        for name in ("max_tokens", "seed", "top_p"):
+            value = getattr(params, name)
+            if value is not None:
+                asked[name] = value
+        if self.extra.get("drop_params") is False:
+            return asked, {}
+        supported = self.supported_params()
+        if supported is None:
+            return asked, {}
+        allowed = supported | set(self.extra.get("allowed_openai_params") or ())
+        sent = {name: value for name, value in asked.items() if name in allowed}
+        provider = self.model.split("/", 1)[0] if "/" in self.model else self.model
+        dropped = {name: f"{provider} does not take {name}" for name in asked if name not in allowed}
+        return sent, dropped
+
+    def cache_identity(self) -> dict[str, Any]:
+        """The settings besides the model id and generation parameters that change what comes back: the
+        endpoint, and every option passed to litellm except timeouts and the key's variable name."""
+        identity = {k: v for k, v in sorted(self.extra.items()) if k not in _NOT_OUTPUT}
+        if self.api_base is not None:
+            identity["api_base"] = self.api_base
+        return identity
+
+    def settings(self) -> dict[str, Any]:
+        """What run.json records of this backend: endpoint and options (never a key)."""
+        recorded = redact_options(self.extra)
+        return {
+            "api_base": self.api_base,
+            "api_key_env": self.api_key_env,
+            "timeout": self.timeout,
+            **recorded,
+        }
+
     def request(self, messages: list[Message], params: GenerationParams) -> dict[str, Any]:
         """The keyword arguments for `litellm.acompletion`, without the key (which is added at call time).
 
-        Unset generation settings are left out rather than sent as null, so a provider's defaults apply
-        and providers that reject an unknown field (a seed, say) are not sent one they were not asked for.
+        Unset generation settings are left out rather than sent as null, so a provider's defaults apply,
+        and settings the provider does not take are left out too (`sent_params`).
         """
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": messages,
-            "temperature": params.temperature,
             "timeout": self.timeout,
             "num_retries": 0,  # the runner retries, with backoff, and counts it
         }
-        for name in ("max_tokens", "seed", "top_p"):
-            value = getattr(params, name)
-            if value is not None:
-                kwargs[name] = value
+        kwargs.update(self.sent_params(params)[0])
         if self.api_base is not None:
             kwargs["api_base"] = self.api_base
         kwargs.update(self.extra)
@@ -236,7 +274,7 @@ class LiteLLMModel:
 
     def _error(self, litellm: ModuleType, exc: Exception, key: str | None) -> ModelError:
         """The typed, redacted error for a litellm (or other) exception."""
-        kind, status, retry_after = _classify(litellm, exc)
+        kind, status, retry_after = classify(litellm, exc)
         detail = " ".join(str(exc).split()) or type(exc).__name__
         message = redact_secrets(f"{self.id}: {type(exc).__name__}: {detail}", extra=[key])
         if len(message) > _MAX_MESSAGE:
@@ -260,79 +298,3 @@ def _cost(litellm: ModuleType, response: Any) -> float:
         return float(cost) if cost is not None else 0.0
     except (TypeError, ValueError):
         return 0.0
-
-
-def _status(exc: BaseException) -> int | None:
-    status = getattr(exc, "status_code", None)
-    try:
-        return int(status) if status is not None else None
-    except (TypeError, ValueError):
-        return None
-
-
-def _retry_after(exc: BaseException) -> float | None:
-    """Seconds from a Retry-After header (the delta-seconds form; an HTTP date is left to the runner)."""
-    headers: Any = getattr(exc, "headers", None)
-    if not headers:
-        response = getattr(exc, "response", None)
-        headers = getattr(response, "headers", None)
-    if not headers:
-        return None
-    try:
-        value = headers.get("retry-after") or headers.get("Retry-After")
-    except AttributeError:
-        return None
-    try:
-        return max(0.0, float(value)) if value is not None else None
-    except (TypeError, ValueError):
-        return None
-
-
-def _causes(exc: BaseException, depth: int = 12) -> Iterable[BaseException]:
-    """The exceptions `exc` was raised from or while handling: litellm wraps the SDK's, which wraps
-    httpx's, which wraps the socket's; the innermost say what really happened."""
-    seen = {id(exc)}
-    current = exc.__cause__ or exc.__context__
-    while current is not None and id(current) not in seen and depth > 0:
-        yield current
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-        depth -= 1
-
-
-def _classify(litellm: ModuleType, exc: Exception) -> tuple[type[ModelError], int | None, float | None]:
-    """(error class, HTTP status, retry-after seconds) for an exception raised by litellm.acompletion.
-
-    The checks go from the most specific type to the HTTP status, so litellm's subclasses (a context
-    window error is a BadRequestError) and its invented statuses (a connection error says 500) do not
-    mislead.
-    """
-    import openai  # a dependency of litellm, so already imported by now
-
-    status = _status(exc)
-    causes = list(_causes(exc))
-    if isinstance(exc, litellm.ContextWindowExceededError):
-        return PermanentModelError, status or 400, None
-    if isinstance(exc, (litellm.Timeout, openai.APITimeoutError)):  # litellm reports a timeout as 408
-        return TransientModelError, status or 408, None
-    # No HTTP answer at all (refused, reset, DNS), or an answer that is not JSON: litellm calls these
-    # an InternalServerError with status 500, but no server said 500, so the status is left unknown.
-    unreachable = (litellm.APIConnectionError, openai.APIConnectionError, ConnectionError)
-    if isinstance(exc, unreachable) or any(isinstance(cause, unreachable) for cause in causes):
-        return TransientModelError, None, None
-    if any(isinstance(cause, json.JSONDecodeError) for cause in causes):
-        return TransientModelError, None, None
-    # The SDK refused before sending anything (no key set, say), and litellm again calls it a 500.
-    if any(type(cause) is openai.OpenAIError for cause in causes):
-        return PermanentModelError, None, None
-    if isinstance(exc, litellm.RateLimitError) or status == 429:
-        if _QUOTA.search(str(exc)):
-            return PermanentModelError, 429, None
-        return TransientModelError, 429, _retry_after(exc)
-    if status is not None:
-        if status in _RETRYABLE or status >= 500:
-            return TransientModelError, status, _retry_after(exc)
-        return PermanentModelError, status, None
-    if isinstance(exc, (TimeoutError, ConnectionError)):
-        return TransientModelError, None, None
-    return PermanentModelError, None, None

@@ -1,18 +1,25 @@
 """`vllm:<model>`: local weights through vLLM's offline engine (`vllm.LLM`), batched behind `generate()`.
 
-Why batch: the offline engine is synchronous and gets its throughput from batches. The runner calls
-`generate()` once per sample, concurrently, so this backend collects the calls that arrive within a short
-window (`batch_window` seconds, or until `max_batch_size` are waiting), runs them as one `LLM.chat` call
-in a worker thread (the event loop stays free), and resolves each caller's future with its own
-completion. Calls that arrive while a batch runs form the next batch. Only one engine call runs at a time;
-`vllm.LLM` is not thread-safe.
+Why batch: the offline engine is synchronous and gets its throughput from batches, and it schedules a
+batch itself (continuous batching, memory permitting). The runner calls `generate()` once per sample and,
+for this backend, puts the whole queue in flight at once (`batches_whole_queue`), so this backend collects
+the calls that arrive within a short window (`batch_window` seconds; `max_batch_size` caps a batch only
+when given), runs them as one `LLM.chat` call in a worker thread (the event loop stays free), and
+resolves each caller's future with its own completion. Calls that arrive while a batch runs form the next
+batch. Only one engine call runs at a time; `vllm.LLM` is not thread-safe.
+
+The engine is built on the event loop's thread, which is the main thread under `asyncio.run`: recent vLLM
+refuses, or falls back to its old engine, when built off the main thread. The runner builds it in
+`prepare()`, before any sample's clock starts, so loading the weights (minutes) is not counted as the
+first samples' latency; built lazily instead, the waiting callers' clocks restart once it has loaded.
 
 An OpenAI-compatible vLLM *server* (`vllm serve <model>`) is not this backend: reach it through litellm,
 `litellm:hosted_vllm/<model>` with `api_base="http://host:8000/v1"` (`--api-base` on the command line).
 
 vllm is an optional extra (`pip install 'lexsym[vllm]'`, and a GPU); it is imported only when a
-`vllm:` model is built, so the rest of lexsym runs without it. The engine itself (minutes to load the
-weights) is built on the first batch, in the worker thread.
+`vllm:` model is built, so the rest of lexsym runs without it. The extra pins the range whose API this
+module uses (`LLM(model, **engine_options)`, `LLM.chat(conversations, sampling_params=[...],
+use_tqdm=..., chat_template_kwargs=...)`, `SamplingParams`, `RequestOutput.outputs[0]`).
 """
 
 from __future__ import annotations
@@ -36,6 +43,13 @@ from lexsym.models.base import (
 )
 
 _MAX_MESSAGE = 1000
+#: Options of `LLM.chat`, not of the engine: given with the others (`-M chat_template_kwargs=...`), they
+#: are sent with every chat call.
+CHAT_OPTIONS = frozenset(
+    {"chat_template", "chat_template_kwargs", "add_generation_prompt", "continue_final_message", "tools"}
+)
+# Engine options that change speed or memory but not the text generated: left out of the cache identity.
+_NOT_OUTPUT = frozenset({"gpu_memory_utilization", "swap_space", "cpu_offload_gb", "disable_log_stats"})
 
 
 @dataclass
@@ -49,18 +63,21 @@ class _Request:
 class VLLMModel:
     """A model served in-process by vLLM: `VLLMModel("Qwen/Qwen3-8B")` is the model id `vllm:Qwen/Qwen3-8B`.
 
-    `batch_window` (seconds) and `max_batch_size` shape the batches; `chat_options` go to every
-    `LLM.chat` call (e.g. `{"chat_template_kwargs": {"enable_thinking": False}}`); all other keyword
-    options go to `vllm.LLM(model, ...)` as engine options (`tensor_parallel_size`, `max_model_len`,
-    `gpu_memory_utilization`, `dtype`, …).
+    `batch_window` (seconds) and `max_batch_size` (None: no cap) shape the batches; `chat_options`, and
+    the keyword options named in CHAT_OPTIONS, go to every `LLM.chat` call (e.g.
+    `chat_template_kwargs={"enable_thinking": False}`); all other keyword options go to
+    `vllm.LLM(model, ...)` as engine options (`tensor_parallel_size`, `max_model_len`,
+    `gpu_memory_utilization`, `dtype`, `revision`, …).
     """
+
+    batches_whole_queue = True  # the runner puts every sample in flight: vLLM schedules them itself
 
     def __init__(
         self,
         model: str,
         *,
         batch_window: float = 0.05,
-        max_batch_size: int = 256,
+        max_batch_size: int | None = None,
         chat_options: dict[str, Any] | None = None,
         **engine_options: Any,
     ):
@@ -79,13 +96,15 @@ class VLLMModel:
             raise InputError(
                 f"vllm:{model} needs the vllm extra: pip install 'lexsym[vllm]' (and a GPU)"
             ) from None
-        if max_batch_size < 1 or batch_window < 0:
+        if (max_batch_size is not None and max_batch_size < 1) or batch_window < 0:
             raise InputError(f"vllm:{model}: max_batch_size must be >= 1 and batch_window >= 0")
         self.model = model
         self.id = f"vllm:{model}"
         self.batch_window = float(batch_window)
-        self.max_batch_size = int(max_batch_size)
+        self.max_batch_size = int(max_batch_size) if max_batch_size is not None else None
         self.chat_options = dict(chat_options or {})
+        for name in CHAT_OPTIONS & set(engine_options):
+            self.chat_options[name] = engine_options.pop(name)
         self.engine_options = engine_options
         self.batches: list[int] = []  # the size of every engine call, for tests and run statistics
         self._vllm: ModuleType = vllm
@@ -99,6 +118,31 @@ class VLLMModel:
     def __repr__(self) -> str:
         return f"VLLMModel({self.model!r}, max_batch_size={self.max_batch_size})"
 
+    def prepare(self) -> None:
+        """Build the engine now, on the calling thread (the main thread under `asyncio.run`). A failed
+        load is remembered, and every call then fails with its message."""
+        with self._engine_lock, contextlib.suppress(ModelError):
+            self._engine()
+
+    def cache_identity(self) -> dict[str, Any]:
+        """Engine and chat options that change the text generated (revision, dtype, max_model_len,
+        quantization, the chat template's options, …)."""
+        engine = {k: v for k, v in sorted(self.engine_options.items()) if k not in _NOT_OUTPUT}
+        chat = dict(sorted(self.chat_options.items()))
+        return {name: part for name, part in (("engine", engine), ("chat", chat)) if part}
+
+    def settings(self) -> dict[str, Any]:
+        """What run.json records of this backend's set-up."""
+        return {
+            "engine_options": dict(self.engine_options),
+            "chat_options": dict(self.chat_options),
+            "batch_window": self.batch_window,
+            "max_batch_size": self.max_batch_size,
+        }
+
+    def _cap(self) -> int:
+        return self.max_batch_size if self.max_batch_size is not None else len(self._pending) or 1
+
     async def generate(
         self, messages: list[Message], params: GenerationParams, *, task: dict[str, Any] | None = None
     ) -> Completion:
@@ -109,7 +153,7 @@ class VLLMModel:
         if self._worker is None or self._worker.done() or self._worker.get_loop() is not loop:
             self._full = asyncio.Event()
             self._worker = loop.create_task(self._drain())
-        elif len(self._pending) >= self.max_batch_size and self._full is not None:
+        elif self._full is not None and len(self._pending) >= (self.max_batch_size or len(self._pending) + 1):
             self._full.set()
         return await request.future
 
@@ -117,13 +161,17 @@ class VLLMModel:
         """Run batches until no caller is waiting. Each batch waits `batch_window` for company first,
         unless a full batch is already waiting."""
         while self._pending:
-            if len(self._pending) < self.max_batch_size and self.batch_window > 0:
+            full = self.max_batch_size is not None and len(self._pending) >= self.max_batch_size
+            if self.batch_window > 0 and not full:
                 assert self._full is not None
                 self._full.clear()
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self._full.wait(), self.batch_window)
-            batch = [r for r in self._pending[: self.max_batch_size] if not r.future.done()]
-            del self._pending[: self.max_batch_size]
+            if self._llm is None and self._load_error is None:
+                self._load_here()
+            cap = self._cap()
+            batch = [r for r in self._pending[:cap] if not r.future.done()]
+            del self._pending[:cap]
             if not batch:  # every caller in it gave up (cancelled)
                 continue
             try:
@@ -142,6 +190,14 @@ class VLLMModel:
                     request.future.set_result(result)
                 else:
                     request.future.set_exception(result)
+
+    def _load_here(self) -> None:
+        """Build the engine on the loop's thread (see the module docstring), then restart the waiting
+        callers' clocks: the load is not their latency."""
+        self.prepare()
+        now = time.perf_counter()
+        for request in self._pending:
+            request.queued = now
 
     # -- in the worker thread -------------------------------------------------------------------------
 

@@ -13,9 +13,20 @@ from pathlib import Path
 from typing import Any
 
 from lexsym._util.errors import InputError
+from lexsym.scoring.results import MARE_LABEL, MEDIAN_METRICS, applies
 
-EXACT_ROWS = (("f1", "F1"), ("valid", "valid%"), ("optimal", "optimal%"))
-PERCENT_METRICS = {"valid", "optimal"}
+#: The rows read from each run's scores.json, per task: (metric, label). A row appears only for the tasks
+#: the metric applies to (`scoring.results.TASK_METRICS`): MCQ has accuracy, not F1, MARE or validity.
+EXACT_ROWS = (
+    ("f1", "F1"),
+    ("accuracy", "accuracy%"),
+    ("valid", "valid%"),
+    ("optimal", "optimal%"),
+    ("mare", MARE_LABEL),
+    ("median_re", "median RE"),
+)
+#: Rows of errors, which are not bounded by 1: shown with three significant digits.
+ERROR_LABELS = {MARE_LABEL, "median RE"}
 
 
 @dataclass
@@ -28,6 +39,7 @@ class RunColumn:
     cost: float
     judge_cost: float | None
     cells: dict[str, tuple[float | None, float | None]] = field(default_factory=dict)  # row -> (mean, se)
+    not_sent: list[str] = field(default_factory=list)  # settings asked for that the provider never got
 
 
 def _read_json(path: Path) -> Any:
@@ -55,7 +67,12 @@ def run_column(run_dir: str | Path) -> RunColumn:
         failed=int(totals.get("failed") or 0),
         cost=float(totals.get("cost") or 0.0),
         judge_cost=None,
+        not_sent=sorted(header.get("params_dropped") or {}),
     )
+    judge_header = run_dir / "judge.json"
+    if judge_header.is_file():
+        for judge in _read_json(judge_header).get("judges") or []:
+            column.not_sent += [f"judge {name}" for name in sorted(judge.get("params_dropped") or {})]
     scores_path = run_dir / "scores.json"
     if scores_path.is_file():
         scores = _read_json(scores_path)
@@ -63,9 +80,9 @@ def run_column(run_dir: str | Path) -> RunColumn:
             task = group["task"]
             for metric, label in EXACT_ROWS:
                 summary = group.get("metrics", {}).get(metric)
-                if summary and summary.get("mean") is not None:
-                    label = "accuracy" if task == "MCQ" and metric == "f1" else label
-                    column.cells[f"{task} {label}"] = (summary["mean"], summary.get("se"))
+                value = summary.get("median" if metric in MEDIAN_METRICS else "mean") if summary else None
+                if value is not None and applies(metric, task):
+                    column.cells[f"{task} {label}"] = (value, summary.get("se"))
     judged_path = run_dir / "judged.json"
     if judged_path.is_file():
         judged = _read_json(judged_path)
@@ -110,6 +127,7 @@ def comparison(run_dirs: list[str | Path]) -> dict[str, Any]:
                 "failed": c.failed,
                 "cost": c.cost,
                 "judge_cost": c.judge_cost,
+                "not_sent": c.not_sent,
             }
             for c in columns
         ],
@@ -125,6 +143,8 @@ def _cell(value: tuple[float | None, float | None] | None, row: str) -> str:
     percent = row.endswith("%") or " rubric %" in row
     if percent:
         return f"{100 * mean:.1f}" + ("" if se is None else f" ± {100 * se:.1f}")
+    if row.split(" ", 1)[-1] in ERROR_LABELS:
+        return f"{mean:.3g}" + ("" if se is None else f" ± {se:.3g}")
     return f"{mean:.3f}" + ("" if se is None else f" ± {se:.3f}")
 
 
@@ -138,6 +158,8 @@ def render_comparison(table: dict[str, Any], console: Any, *, markdown: bool = F
             ["–" if run["judge_cost"] is None else f"{run['judge_cost']:.6f}" for run in table["runs"]],
         ),
     ]
+    if any(run["not_sent"] for run in table["runs"]):  # a "seeded" run whose provider took no seed
+        footer.append(("not sent", [", ".join(run["not_sent"]) or "–" for run in table["runs"]]))
     body = [(row, [_cell(value, row) for value in table["cells"][row]]) for row in table["rows"]]
     if markdown:
         lines = ["| | " + " | ".join(heads) + " |", "|---|" + "---|" * len(heads)]
@@ -147,7 +169,12 @@ def render_comparison(table: dict[str, Any], console: Any, *, markdown: bool = F
     from rich.table import Table
     from rich.text import Text
 
-    grid = Table(title=Text("Runs compared: mean ± bootstrap SE (percentages for %, F1 and grades 0-1)"))
+    grid = Table(
+        title=Text(
+            "Runs compared: mean ± bootstrap SE (percentages for %, F1 and grades 0-1; median RE: the "
+            f"median ± its SE; {MARE_LABEL} as OpenExempt defines it)"
+        )
+    )
     grid.add_column("")
     for head in heads:
         grid.add_column(Text(head), justify="right")

@@ -2,9 +2,14 @@
 
 Why this design:
 
-- **The key** is the sha256 of the model id, the messages (through their own sha256, the prompt hash a
-  sample line records), `GenerationParams.key_fields()` and, only when sampling is on (temperature > 0),
-  the repeat index. Two models never share an entry; a different
+- **The key** is the sha256 of the model id, the backend's other output-changing settings
+  (`lexsym.models.base.cache_identity`: the endpoint `--api-base`, litellm options such as
+  `reasoning_effort`, vLLM engine options such as `revision`, `dtype`, `max_model_len` and the chat
+  template's options), the messages (through their own sha256, the prompt hash a sample line records),
+  `GenerationParams.key_fields()` and, only when sampling is on (temperature > 0), the repeat index. A
+  backend with no such settings keys as it always did, so plain entries stay valid. A server whose
+  weights change behind the same URL and model name cannot be told apart from here: name the weights
+  (`-M revision=...`) or run with `--no-cache`. Two models never share an entry; a different
   temperature, seed or token limit is a different entry; at temperature 0 every repeat of a prompt is the
   same request (a deterministic model gives the same answer, so asking again only costs money), while at
   temperature > 0 each repeat is its own draw and is cached as one.
@@ -67,20 +72,35 @@ def cache_path(cache_dir: str | Path | None = None) -> Path:
     return Path(cache_dir).expanduser() / DB_NAME if cache_dir is not None else default_cache_dir() / DB_NAME
 
 
-def cache_key(model: str, messages: list[Message], params: GenerationParams, repeat: int = 0) -> str:
+def cache_key(
+    model: str,
+    messages: list[Message],
+    params: GenerationParams,
+    repeat: int = 0,
+    identity: dict[str, Any] | None = None,
+) -> str:
     """The cache key of one request (see the module docstring for what goes in and why)."""
-    return cache_key_from_digest(model, prompt_sha256(messages), params, repeat)
+    return cache_key_from_digest(model, prompt_sha256(messages), params, repeat, identity)
 
 
-def cache_key_from_digest(model: str, messages_sha256: str, params: GenerationParams, repeat: int = 0) -> str:
+def cache_key_from_digest(
+    model: str,
+    messages_sha256: str,
+    params: GenerationParams,
+    repeat: int = 0,
+    identity: dict[str, Any] | None = None,
+) -> str:
     """`cache_key` from the messages' sha256 (`prompt_sha256`), which a run computes once per task anyway:
-    hashing a 16 kB prompt again for every repeat would be most of the key's cost."""
+    hashing a 16 kB prompt again for every repeat would be most of the key's cost. `identity` is the
+    backend's `cache_identity()`."""
     material: dict[str, Any] = {
         "v": KEY_VERSION,
         "model": model,
         "messages": messages_sha256,
         "params": params.key_fields(),
     }
+    if identity:
+        material["backend"] = identity
     if params.temperature and params.temperature > 0:
         material["repeat"] = repeat
     text = json.dumps(material, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)

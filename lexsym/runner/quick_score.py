@@ -5,11 +5,12 @@ answer was right without re-running the scorer. Why only these: the full scores 
 optimality, which need the logic program to solve the case and check the schedule, bootstrap standard
 errors) are computed once at the end by `lexsym.scoring.score` into scores.json.
 
-The fields, for a parsed AE, EC, EV or NA answer: precision, recall, f1, mare (EV and NA) exactly as the
-scorer computes them (the same `TaskScorer` methods, so a line and scores.json never disagree), and
-`correct` = (f1 == 1): every item right, amounts within the 5 % tolerance. For OE, `correct` is None when
-the answer parsed (only the checker can judge a schedule). An answer that did not parse, or a sample that
-failed, is wrong: f1 0 and correct False, as the scorer counts a format failure.
+The fields, for a parsed AE, EC, EV or NA answer: precision, recall, f1, and for EV and NA mare
+(OpenExempt's MARE, /(gold+1)) and median_re (the median relative error of the sample's matched
+amounts), exactly as the scorer computes them (the same `TaskScorer` methods, so a line and scores.json
+never disagree), and `correct` = (f1 == 1): every item right, amounts within the 5 % tolerance. For OE,
+`correct` is None when the answer parsed (only the checker can judge a schedule). An answer that did not
+parse, or a sample that failed, is wrong: f1 0 and correct False, as the scorer counts a format failure.
 """
 
 from __future__ import annotations
@@ -54,4 +55,5 @@ class QuickScorer:
         }
         if task in ("EV", "NA"):
             scores["mare"] = result.mare
+            scores["median_re"] = result.median_re
         return scores

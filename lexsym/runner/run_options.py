@@ -10,11 +10,18 @@ from lexsym._util.errors import InputError
 from lexsym.runner.limits import RetryPolicy
 from lexsym.runner.run_records import RunHeader
 
+DEFAULT_CONCURRENCY = 8
+
 
 @dataclass(frozen=True)
 class RunOptions:
     """How to run, apart from the model, its generation parameters and the task set.
 
+    `concurrency` None is the backend's choice: 8 samples in flight for an API, the whole queue for a
+    backend that batches it itself (vLLM's offline engine). `filters`, `where`, `sample_ids` and `limit`
+    choose the tasks (`lexsym.runner.selection`). `fail_fast` stops the session once that many samples
+    have failed for good; `max_failure_rate` is the share of failed samples above which the run counts as
+    failed (None: only a run in which every sample failed) — see `lexsym.runner.failures`.
     `time_budget` counts seconds from the start of this session's sampling; `cost_budget` is dollars spent
     in this session, as the backend reports them. `cache_dir` None is the default cache directory.
     `retry_errors` retries recorded permanent failures too (transient ones always are). `progress` None shows
@@ -22,10 +29,15 @@ class RunOptions:
     backoff jitter (tests).
     """
 
-    concurrency: int = 8
+    concurrency: int | None = None
     rpm: float = 0.0
     repeats: int = 1
     filters: tuple[str, ...] = ()
+    where: tuple[str, ...] = ()
+    sample_ids: tuple[str, ...] = ()
+    limit: int | None = None
+    fail_fast: int | None = None
+    max_failure_rate: float | None = None
     time_budget: float | None = None
     cost_budget: float | None = None
     cache: bool = True
@@ -37,10 +49,22 @@ class RunOptions:
     progress: bool | None = None
     seed: int | None = None
 
+    def workers(self, model: object, queued: int) -> int:
+        """Samples in flight at once (see `concurrency`)."""
+        if self.concurrency is not None:
+            return self.concurrency
+        return max(1, queued) if getattr(model, "batches_whole_queue", False) else DEFAULT_CONCURRENCY
+
     def check(self) -> None:
         """InputError (exit 2) for a value that makes no sense."""
-        if self.concurrency < 1:
+        if self.concurrency is not None and self.concurrency < 1:
             raise InputError(f"--concurrency must be at least 1, not {self.concurrency}")
+        if self.limit is not None and self.limit < 1:
+            raise InputError(f"--limit must be at least 1, not {self.limit}")
+        if self.fail_fast is not None and self.fail_fast < 1:
+            raise InputError(f"--fail-fast must be at least 1, not {self.fail_fast}")
+        if self.max_failure_rate is not None and not 0 <= self.max_failure_rate < 1:
+            raise InputError(f"--max-failure-rate must be in [0, 1), not {self.max_failure_rate:g}")
         if self.repeats < 1:
             raise InputError(f"--repeats must be at least 1, not {self.repeats}")
         if self.rpm < 0:

@@ -107,9 +107,24 @@ class RunHeader(BaseModel):
     inputs: dict[str, str] = Field(description="Digests of statutes/encodings, templates, catalogue.")
     model: str
     model_options: dict[str, Any] = Field(default_factory=dict)
+    model_settings: dict[str, Any] = Field(
+        default_factory=dict, description="The backend's set-up as built: endpoint, engine options (no key)."
+    )
     params: dict[str, Any] = Field(description="GenerationParams.key_fields(): part of the identity.")
+    params_sent: dict[str, Any] | None = Field(
+        None, description="The generation settings actually sent to the backend."
+    )
+    params_dropped: dict[str, str] = Field(
+        default_factory=dict,
+        description="Settings asked for but not sent, and why (a seed a provider lacks).",
+    )
     tasks: TaskSetRef
     filters: list[str] = Field(default_factory=list)
+    where: list[str] = Field(default_factory=list)
+    sample_ids: list[str] = Field(default_factory=list)
+    limit: int | None = None
+    fail_fast: int | None = None
+    max_failure_rate: float | None = None
     repeats: int = 1
     concurrency: int
     rpm: float = 0.0
@@ -122,5 +137,9 @@ class RunHeader(BaseModel):
     status: Literal["running", "complete", "stopped"] = "running"
     stop_reason: str | None = None
     totals: Totals = Field(default_factory=Totals)
+    failed: str | None = Field(None, description="Why the run counts as failed (exit 1), if it does.")
+    failure_reasons: dict[str, int] = Field(
+        default_factory=dict, description="The most frequent error messages of failed samples, with counts."
+    )
     sessions: list[Session] = Field(default_factory=list)
     scores: dict[str, Any] | None = None

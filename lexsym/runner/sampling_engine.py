@@ -15,9 +15,17 @@ from datetime import datetime, timezone
 from typing import Any
 
 from lexsym.answers import parse_answer
-from lexsym.models.base import Completion, GenerationParams, Message, Model, split_reasoning
+from lexsym.models.base import (
+    Completion,
+    GenerationParams,
+    Message,
+    Model,
+    has_think_tags,
+    split_reasoning,
+)
 from lexsym.runner.cache import CacheError, ResponseCache, cache_key_from_digest
 from lexsym.runner.calls import call_model, one_line
+from lexsym.runner.failures import fail_fast_reason
 from lexsym.runner.limits import Budget, RateLimiter, StopSignal
 from lexsym.runner.progress import RunProgress
 from lexsym.runner.quick_score import QuickScorer
@@ -118,7 +126,7 @@ class SamplingEngine:
         )
         self.writer.start(on_error=self._fail)
         try:
-            count = min(self.options.concurrency, len(items))
+            count = min(self.options.workers(self.model, len(items)), len(items))
             self._workers = [loop.create_task(self._worker()) for _ in range(count)]
             await asyncio.gather(*self._workers, return_exceptions=True)
         finally:
@@ -213,7 +221,7 @@ class SamplingEngine:
             return record
         text = completion.text if isinstance(completion.text, str) else ""
         reasoning = completion.reasoning
-        if reasoning is None and "<think>" in text.lower():
+        if reasoning is None and has_think_tags(text):
             reasoning = split_reasoning(text)[1]
         record.completion = text
         record.reasoning = reasoning
@@ -242,6 +250,8 @@ class SamplingEngine:
         reason = self.budget.add(record.cost)
         if reason:
             self.stop.set(reason)
+        if record.error is not None and self.options.fail_fast and self.failed >= self.options.fail_fast:
+            self.stop.set(fail_fast_reason(self.failed))
         self.progress.update(
             done=self.done,
             failed=self.failed,
@@ -277,9 +287,11 @@ def plan_samples(
     params: GenerationParams,
     repeats: int,
     cached: bool,
+    identity: dict[str, Any] | None = None,
 ) -> list[PlannedSample]:
     """The samples still to do, repeat-major. Messages, prompt hash and (at temperature 0) the cache key
-    are worked out once per task and shared by its repeats."""
+    are worked out once per task and shared by its repeats. `identity` is the backend's
+    `cache_identity()`, part of every key."""
     per_task = []
     for record in selected:
         messages = messages_for(record)
@@ -293,7 +305,7 @@ def plan_samples(
                 continue
             key = None
             if cached:
-                key = cache_key_from_digest(model_id, digest, params, repeat if sampling else 0)
+                key = cache_key_from_digest(model_id, digest, params, repeat if sampling else 0, identity)
             sample_id = f"{record['id']}#r{repeat}" if repeats > 1 else record["id"]
             items.append(PlannedSample(record, repeat, sample_id, messages, prompt, key))
     return items

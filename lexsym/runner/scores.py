@@ -29,20 +29,25 @@ from pathlib import Path
 from typing import Any
 
 from lexsym._util.atomic import write_atomic
-from lexsym.models.base import split_reasoning
+from lexsym.models.base import has_think_tags, split_reasoning
 from lexsym.runner.run_records import Totals
 from lexsym.runner.samples_log import read_samples
 from lexsym.runner.tasksets import TaskSet
 
 JUDGED_TASKS = ("OPEN",)
-SUMMARY_METRICS = ("format", "f1", "mare", "valid", "optimal")
+#: The header's per-task means, each shown only for the tasks it applies to (`scoring.results.TASK_METRICS`):
+#: an MCQ task has format and accuracy, not F1 or MARE. median_re is a median across samples; mare is
+#: OpenExempt's MARE, /(gold+1).
+SUMMARY_METRICS = ("format", "f1", "accuracy", "mare", "median_re", "valid", "optimal")
+#: The metric whose spread over repeats is reported, by task (F1 unless named here).
+SPREAD_METRIC = {"MCQ": "accuracy"}
 
 
 def answer_text(completion: str | None) -> str | None:
     """The part of a completion that is the answer (see the module docstring)."""
     if completion is None:
         return None
-    if "<think>" not in completion.lower():
+    if not has_think_tags(completion):
         return completion
     return split_reasoning(completion)[0]
 
@@ -149,18 +154,39 @@ def score_repeats(
 
 
 def _task_means(report: Any) -> dict[str, dict[str, float | int | None]]:
+    from lexsym.scoring.results import MEDIAN_METRICS, applies
+
     means: dict[str, dict[str, float | int | None]] = {}
     for group in report.by_task:
         entry: dict[str, float | int | None] = {"n": group.n}
         for name in SUMMARY_METRICS:
-            if name in group.metrics:
-                entry[name] = group.metrics[name].mean
+            if name in group.metrics and applies(name, group.task):
+                summary = group.metrics[name]
+                entry[name] = summary.median if name in MEDIAN_METRICS else summary.mean
         means[group.task] = entry
     return means
 
 
+def _spread(by_repeat: dict[str, Any], metric: str, tasks: set[str] | None) -> dict[str, Any]:
+    """Mean and standard deviation over repeats of each task's `metric` (for `tasks`, or all)."""
+    values: dict[str, list[float]] = defaultdict(list)
+    for means in by_repeat.values():
+        for task, entry in means.items():
+            if (tasks is None or task in tasks) and isinstance(entry.get(metric), (int, float)):
+                values[task].append(float(entry[metric]))
+    return {
+        task: {
+            "mean": statistics.fmean(found),
+            "sd": statistics.stdev(found) if len(found) > 1 else None,
+            "repeats": len(found),
+        }
+        for task, found in values.items()
+    }
+
+
 def scores_summary(reports: dict[int, Any]) -> dict[str, Any] | None:
-    """The header's `scores`: the headline file, per-task means per repeat, and the F1 spread over repeats."""
+    """The header's `scores`: the headline file, per-task means per repeat, and the spread over repeats of
+    F1 (`f1_over_repeats`) and, for MCQ, of accuracy (`accuracy_over_repeats`)."""
     if not reports:
         return None
     headline = 0 if 0 in reports else min(reports)
@@ -172,17 +198,9 @@ def scores_summary(reports: dict[int, Any]) -> dict[str, Any] | None:
     }
     if len(reports) > 1:
         summary["by_repeat"] = by_repeat
-        f1s: dict[str, list[float]] = defaultdict(list)
-        for means in by_repeat.values():
-            for task, entry in means.items():
-                if isinstance(entry.get("f1"), (int, float)):
-                    f1s[task].append(float(entry["f1"]))  # type: ignore[arg-type]
-        summary["f1_over_repeats"] = {
-            task: {
-                "mean": statistics.fmean(values),
-                "sd": statistics.stdev(values) if len(values) > 1 else None,
-                "repeats": len(values),
-            }
-            for task, values in f1s.items()
-        }
+        summary["f1_over_repeats"] = _spread(by_repeat, "f1", None)
+        for task, metric in SPREAD_METRIC.items():
+            spread = _spread(by_repeat, metric, {task})
+            if spread:
+                summary[f"{metric}_over_repeats"] = spread
     return summary

@@ -1,30 +1,17 @@
-"""Reading a generated task set for a run, choosing tasks with --filter, and the messages sent for each.
+"""Reading a generated task set for a run, and the messages sent for each task.
 
 A task set is `tasks.jsonl` (with the `manifest.json` that `lexsym generate` writes beside it). Its
 identity is the sha256 of the file's bytes, which is what the manifest's `tasks_sha256` holds for an
 untouched file: a run dir is tied to that hash, so a resumed run can never mix answers to two task sets.
 
-Filters (`--filter`, repeatable):
-
-- `KEY=VALUE` with KEY one of task, variant, split, suite, dataset: the record's field (suite and dataset
-  from its metadata) matches VALUE, compared without case; VALUE may be a glob (`variant=AE-*`) or a
-  comma-separated list of alternatives (`task=NA,OE`).
-- anything else is a pattern on the task id: a glob when it holds `*`, `?` or `[` (`*/dev-*`), otherwise
-  a substring (`test-000`).
-
-Filters on the same key are alternatives (OR); filters on different keys must all hold (AND); all id
-patterns count as one key. So `--filter task=OE --filter task=NA --filter split=test` is "OE or NA, test
-split only".
+Choosing tasks (`--filter`, `--where`, `--limit`, `--sample-id`) is `lexsym.runner.selection`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
@@ -34,55 +21,6 @@ from lexsym.models.base import Message
 #: Task types parsed and scored per sample as they finish. Other types (the exam tasks, MCQ and OPEN) run
 #: all the same, and are left to `lexsym.scoring.score` at the end.
 TASKS = ("AE", "EC", "EV", "NA", "OE")
-FIELD_KEYS = ("task", "variant", "split", "suite", "dataset")
-_GLOB = set("*?[")
-
-
-@dataclass(frozen=True)
-class TaskFilter:
-    """One alternative of one filter key: `key` is a field name or "id"."""
-
-    key: str
-    pattern: str
-
-    def matches(self, record: dict[str, Any]) -> bool:
-        if self.key == "id":
-            identifier = record["id"]
-            if _GLOB & set(self.pattern):
-                return fnmatchcase(identifier, self.pattern)
-            return self.pattern in identifier
-        return fnmatchcase(_field(record, self.key).casefold(), self.pattern.casefold())
-
-
-def _field(record: dict[str, Any], key: str) -> str:
-    if key in ("suite", "dataset"):
-        meta = record.get("metadata")
-        return str(meta.get(key) or "") if isinstance(meta, dict) else ""
-    return str(record.get(key) or "")
-
-
-def parse_filter(text: str) -> list[TaskFilter]:
-    """The alternatives one --filter value stands for."""
-    key, sep, value = text.partition("=")
-    if sep and key.strip().lower() in FIELD_KEYS:
-        values = [v.strip() for v in value.split(",") if v.strip()]
-        if not values:
-            raise InputError(f"--filter {text!r}: give a value after {key}=")
-        return [TaskFilter(key.strip().lower(), v) for v in values]
-    if not text:
-        raise InputError("--filter needs a pattern")
-    return [TaskFilter("id", text)]
-
-
-def select(records: Iterable[dict[str, Any]], filters: Sequence[str]) -> list[dict[str, Any]]:
-    """The records every filter key accepts (see the module docstring), in file order."""
-    groups: dict[str, list[TaskFilter]] = defaultdict(list)
-    for text in filters:
-        for one in parse_filter(text):
-            groups[one.key].append(one)
-    if not groups:
-        return list(records)
-    return [r for r in records if all(any(f.matches(r) for f in group) for group in groups.values())]
 
 
 @dataclass

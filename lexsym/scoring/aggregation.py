@@ -12,6 +12,7 @@ import numpy as np
 from lexsym.scoring import metrics
 from lexsym.scoring.results import (
     EXAM_TASKS,
+    MEDIAN_METRICS,
     OE_RATES,
     PARTIAL_METRICS,
     RATE_METRICS,
@@ -53,6 +54,14 @@ def _aggregate(
         if not any(name in r.scores for r in rows):
             continue
         defined = [r.scores[name] for r in rows if r.scores.get(name) is not None]
+        if name in MEDIAN_METRICS:  # the headline is the median; its SE is the median's
+            summary[name] = MetricSummary(
+                mean=metrics.mean_defined(defined),
+                se=metrics.bootstrap_median_se(defined, resamples=resamples, seed=seed),
+                n=len(defined),
+                median=metrics.median(defined),
+            )
+            continue
         summary[name] = MetricSummary(
             mean=metrics.mean_defined(defined),
             se=metrics.bootstrap_se(defined, resamples=resamples, seed=seed),

@@ -9,6 +9,11 @@ every rate (OE included), and a standard error comes with every mean.
 Conventions. A per-sample metric is a number in [0, 1] (or a non-negative error); an aggregate is its
 mean over samples (macro-average), with a bootstrap standard error. A metric that is undefined for a sample
 (no MARE without a matched amount, no gap without a valid schedule) is None and left out of its mean.
+
+MARE is OpenExempt's, kept as defined: the mean of |ŷ/(y+1) − 1|. Where the gold is 0 that is about the
+absolute error in dollars (a prediction of 920 for a gold of 0 gives 919), so one such amount can swamp a
+mean. The median relative error (`median_re`: per sample, the median of the same errors; across samples,
+their median) sits beside it and is not moved by a few such amounts.
 """
 
 from __future__ import annotations
@@ -107,6 +112,20 @@ class AmountScore:
         """Mean absolute relative error over label-matched predictions; None when none matched."""
         return sum(self.errors) / len(self.errors) if self.errors else None
 
+    @property
+    def median_re(self) -> float | None:
+        """Median of the same relative errors; None when none matched."""
+        return median(self.errors)
+
+
+def median(values: Iterable[float]) -> float | None:
+    """The median of `values` (the mean of the middle two for an even count); None for no values."""
+    kept = sorted(values)
+    if not kept:
+        return None
+    middle = len(kept) // 2
+    return kept[middle] if len(kept) % 2 else (kept[middle - 1] + kept[middle]) / 2
+
 
 def amounts_score(
     predicted: Iterable[tuple[Hashable, float | None]],
@@ -146,10 +165,12 @@ def amounts_score(
 
 @dataclass(frozen=True)
 class SampleScore:
-    """One sample's scores: precision/recall/F1, and MARE where amounts are compared (else None)."""
+    """One sample's scores: precision/recall/F1, and, where amounts are compared (else None), MARE and the
+    median relative error of the sample's matched amounts."""
 
     prf: PRF
     mare: float | None = None
+    median_re: float | None = None
 
 
 def asset_mean_prf(
@@ -180,7 +201,7 @@ def asset_mean_amounts(
 ) -> SampleScore:
     """EV for one sample: `amounts_score` per gold asset (claims labelled by citation), averaged over the
     gold assets; MARE is the mean of the per-asset MAREs that are defined (OpenExempt's nesting), None if
-    no claim matched a gold citation.
+    no claim matched a gold citation; the median relative error is over all the sample's matched claims.
 
     An unmatched gold asset scores 0/0/0 and has no MARE; None (a format failure) scores 0/0/0, no MARE.
     """
@@ -193,7 +214,11 @@ def asset_mean_amounts(
         for asset, claims in gold.items()
     ]
     mares = [s.mare for s in scores if s.mare is not None]
-    return SampleScore(PRF.mean([s.prf for s in scores]), sum(mares) / len(mares) if mares else None)
+    return SampleScore(
+        PRF.mean([s.prf for s in scores]),
+        sum(mares) / len(mares) if mares else None,
+        median(error for s in scores for error in s.errors),  # over every matched claim of the sample
+    )
 
 
 def non_exempt_score(
@@ -204,7 +229,7 @@ def non_exempt_score(
     if predicted is None:
         return SampleScore(ZERO)
     score = amounts_score(predicted.items(), gold.items())
-    return SampleScore(score.prf, score.mare)
+    return SampleScore(score.prf, score.mare, score.median_re)
 
 
 @dataclass(frozen=True)
@@ -298,6 +323,27 @@ def bootstrap_se(
     it approaches σ/√n. None for no values; 0.0 for one value (every resample is the same).
     """
     return bootstrap_ses(np.asarray(values, dtype=float).reshape(-1, 1), resamples=resamples, seed=seed)[0]
+
+
+def bootstrap_median_se(
+    values: Sequence[float] | np.ndarray, *, resamples: int = RESAMPLES, seed: int = SEED
+) -> float | None:
+    """Bootstrap standard error of the median of `values` (as `bootstrap_se`, with medians of resamples in
+    place of means). None for no values; 0.0 for one."""
+    column = np.asarray(values, dtype=float)
+    n = column.shape[0]
+    if n == 0 or resamples < 2:
+        return None
+    if n == 1:
+        return 0.0
+    rng = np.random.default_rng(seed)
+    medians = np.empty(resamples)
+    chunk = max(1, 1_000_000 // n)  # as in `bootstrap_ses`: memory stays small for large n
+    for start in range(0, resamples, chunk):
+        rows = min(chunk, resamples - start)
+        medians[start : start + rows] = np.median(column[rng.integers(0, n, size=(rows, n))], axis=1)
+    se = float(medians.std(ddof=1))
+    return se if math.isfinite(se) else None
 
 
 def bootstrap_ses(columns: np.ndarray, *, resamples: int = RESAMPLES, seed: int = SEED) -> list[float | None]:

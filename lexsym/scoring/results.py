@@ -18,15 +18,56 @@ EXAM_TASKS = ("MCQ",)
 RATE_METRICS = ("format", "precision", "recall", "f1")
 OE_RATES = ("valid", "optimal", "within_tolerance")
 #: Metrics defined for some samples only (matched amounts, valid schedules).
-PARTIAL_METRICS = ("mare", "gap_percent")
+PARTIAL_METRICS = ("mare", "median_re", "gap_percent")
+#: Partial metrics whose headline across samples is their median (`MetricSummary.median`), not their mean.
+MEDIAN_METRICS = ("median_re",)
+#: The metrics that apply to each task, in table order: a table or summary shows a metric only for the
+#: tasks it applies to (an MCQ-only run has accuracy, not P/R/F1 or MARE).
+TASK_METRICS: dict[str, tuple[str, ...]] = {
+    "AE": ("format", "precision", "recall", "f1"),
+    "EC": ("format", "precision", "recall", "f1"),
+    "EV": ("format", "precision", "recall", "f1", "mare", "median_re"),
+    "NA": ("format", "precision", "recall", "f1", "mare", "median_re"),
+    "OE": ("format", "precision", "recall", "f1", "mare", "median_re", "valid", "optimal"),
+    "MCQ": ("format", "accuracy"),
+}
+#: MARE's label wherever it is shown: the formula is OpenExempt's, +1 in the denominator included.
+MARE_LABEL = "MARE (OpenExempt, /(gold+1))"
+#: What the aggregated metrics mean; written into every score report (`ScoreReport.metric_definitions`).
+METRIC_DEFINITIONS: dict[str, str] = {
+    "format": "share of samples whose answer was found and read (a format failure is wrong on every rate)",
+    "precision": "mean over samples of the per-sample precision",
+    "recall": "mean over samples of the per-sample recall",
+    "f1": "mean over samples of the per-sample F1",
+    "mare": f"{MARE_LABEL}: mean over samples of the mean of |pred/(gold+1) - 1| over the label-matched "
+    "amounts, as OpenExempt defines it; where the gold is 0 this is about the error in dollars, so it can "
+    "be very large: read it with median_re",
+    "median_re": "median relative error: per sample, the median of the same |pred/(gold+1) - 1| errors; "
+    "across samples, their median (MetricSummary.median; mean is the mean of the per-sample medians)",
+    "gap_percent": "OE: non-exempt value left above the proven optimum, in percent, over valid schedules",
+    "valid": "OE: share of schedules that break no rule",
+    "optimal": "OE: share of schedules that are valid and leave exactly the optimum's non-exempt value",
+    "within_tolerance": "OE: share of valid schedules whose non-exempt total is within 5 % of the optimum's",
+    "accuracy": "MCQ: share of questions answered with the gold option (unreadable answers count wrong)",
+}
+
+
+def applies(metric: str, task: str) -> bool:
+    """Whether `metric` is one of `task`'s (TASK_METRICS); unknown tasks have every metric."""
+    return metric in TASK_METRICS.get(task, (metric,))
 
 
 class MetricSummary(BaseModel):
-    """A metric's mean over the samples where it is defined, its bootstrap standard error, and that n."""
+    """A metric's mean over the samples where it is defined, its bootstrap standard error, and that n.
+    For a metric aggregated by its median (MEDIAN_METRICS), `median` is the headline and `se` its
+    bootstrap standard error."""
 
     mean: float | None
     se: float | None
     n: int
+    median: float | None = Field(
+        None, description="The median over samples, for metrics aggregated by their median (median_re)."
+    )
 
 
 class GroupScore(BaseModel):
@@ -75,6 +116,10 @@ class ScoreReport(BaseModel):
     unknown: list[str] = Field(description="Prediction ids that match no task.")
     errors: list[LineError] = Field(description="Lines that could not be used, and cases not scorable.")
     warnings: list[str] = Field(default_factory=list)
+    metric_definitions: dict[str, str] = Field(
+        default_factory=lambda: dict(METRIC_DEFINITIONS),
+        description=f"What each metric means; mare is {MARE_LABEL}, median_re the median relative error.",
+    )
     by_task: list[GroupScore]
     by_variant: list[GroupScore]
     by_suite: list[GroupScore]

@@ -1,10 +1,11 @@
-"""`lexsym score` for people: one rich table of the aggregates, then what went wrong with the inputs."""
+"""`lexsym score` for people: rich tables of the aggregates (the metrics that apply to the tasks present,
+then the relative errors of amounts), then what went wrong with the inputs."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from lexsym.scoring.results import GroupScore, MetricSummary, ScoreReport
+from lexsym.scoring.results import MARE_LABEL, GroupScore, MetricSummary, ScoreReport, applies
 
 
 def _percent(summary: MetricSummary | None) -> str:
@@ -24,40 +25,75 @@ def _with_se(summary: MetricSummary | None) -> str:
     return f"{summary.mean:.3f}{se}"
 
 
+def _median(summary: MetricSummary | None) -> str:
+    return "–" if summary is None or summary.median is None else format(summary.median, ".3g")
+
+
+#: The main table's metric columns: (header, metric, cell). A column is shown only when it applies to a
+#: task present (`results.TASK_METRICS`), and a row's cell is "–" where it does not apply to the row's task.
+SCORE_COLUMNS = (
+    ("format%", "format", _percent),
+    ("P", "precision", _plain),
+    ("R", "recall", _plain),
+    ("F1 ± SE", "f1", _with_se),
+    ("acc%", "accuracy", _percent),  # its SEs are on the MCQ line below the table
+    ("valid%", "valid", _percent),
+    ("optimal%", "optimal", _percent),
+)
+#: The amounts table (EV, NA, OE): MARE as OpenExempt defines it, with the median relative error beside it.
+ERROR_COLUMNS = (
+    (MARE_LABEL, "mare", lambda m: _plain(m, ".3g")),
+    ("median RE", "median_re", _median),
+)
+ERROR_NOTE = (
+    f"{MARE_LABEL}: the mean of |pred/(gold+1) - 1| over matched amounts, as OpenExempt defines it; where "
+    "the gold is 0 it is about the error in dollars. median RE: the median over samples of each sample's "
+    "median of the same errors."
+)
+
+
 def render_report(report: ScoreReport, console: Any, *, by: str = "task") -> None:
-    """Print `report` for people: one rich table (per task, or per task within each variant or suite), then
-    what went wrong with the inputs. `console` is a rich Console. Only F1 shows its standard error, to keep
-    the table narrow; every SE is in the JSON report. "valid%" and "optimal%" are OE's."""
+    """Print `report` for people: one rich table (per task, or per task within each variant or suite) with
+    the columns that apply to the tasks present, a second one of relative errors when amounts were
+    compared (EV, NA, OE), then what went wrong with the inputs. `console` is a rich Console. Only F1 shows
+    its standard error in the table, to keep it narrow (MCQ accuracy's are on the line below it); every SE
+    is in the JSON report."""
     from rich import box
     from rich.table import Table
     from rich.text import Text
 
     groups = {"task": report.by_task, "variant": report.by_variant, "suite": report.by_suite}[by]
+
+    def table_of(title: Text, columns: tuple, rows: list[GroupScore], count: Any) -> Any:
+        shown = [c for c in columns if any(applies(c[1], g.task) for g in rows)]
+        table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+        if by != "task":
+            longest = max((len(g.variant if by == "variant" else g.suite or "") for g in rows), default=0)
+            table.add_column(by.capitalize(), min_width=max(longest, len(by)), no_wrap=True)
+        table.add_column("Task", min_width=4, no_wrap=True)
+        for header, _, _ in (("n", None, None), *shown):
+            table.add_column(header, justify="right", no_wrap=True)
+        for group in rows:
+            m = group.metrics
+            cells = [cell(m.get(name)) if applies(name, group.task) else "–" for _, name, cell in shown]
+            label = {"task": [], "variant": [group.variant or ""], "suite": [group.suite or ""]}[by]
+            # names from the file: Text, so that brackets in them are not markup
+            table.add_row(*(Text(text) for text in (*label, group.task)), str(count(group)), *cells)
+        return table
+
     title = Text(f"Scores of {report.predictions_path}")  # a Text: brackets in a path are not markup
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
-    if by != "task":
-        longest = max((len(g.variant if by == "variant" else g.suite or "") for g in groups), default=0)
-        table.add_column(by.capitalize(), min_width=max(longest, len(by)), no_wrap=True)
-    table.add_column("Task", min_width=4, no_wrap=True)
-    for header in ("n", "format%", "P", "R", "F1 ± SE", "MARE", "valid%", "optimal%"):
-        table.add_column(header, justify="right", no_wrap=True)
-    for group in groups:
-        m = group.metrics
-        cells = [
-            str(group.n),
-            _percent(m.get("format")),
-            _plain(m.get("precision")),
-            _plain(m.get("recall")),
-            _with_se(m.get("f1")),
-            _plain(m.get("mare"), ".3g"),
-            _percent(m.get("valid")),
-            _percent(m.get("optimal")),
-        ]
-        label = {"task": [], "variant": [group.variant or ""], "suite": [group.suite or ""]}[by]
-        table.add_row(
-            *(Text(text) for text in (*label, group.task)), *cells
-        )  # names from the file: no markup
+    table = table_of(title, SCORE_COLUMNS, groups, lambda g: g.n)
     console.print(table)
+    amounts = [g for g in groups if applies("mare", g.task)]
+    if amounts:
+
+        def matched(group: GroupScore) -> int:
+            summary = group.metrics.get("mare")
+            return summary.n if summary is not None else 0
+
+        title = Text("Relative errors of amounts (n: samples with a matched amount)")
+        console.print(table_of(title, ERROR_COLUMNS, amounts, matched))
+        console.print(ERROR_NOTE, markup=False, highlight=False, soft_wrap=True)
     oe = next((g for g in report.by_task if g.task == "OE"), None)
     if oe is not None and oe.violations:
         broken = ", ".join(

@@ -99,6 +99,7 @@ def prf_scores(score: metrics.SampleScore, with_mare: bool) -> dict[str, float |
     }
     if with_mare:
         scores["mare"] = score.mare
+        scores["median_re"] = score.median_re
     return scores
 
 
@@ -112,6 +113,7 @@ def oe_scores(score: metrics.OEScore) -> dict[str, float | None]:
         "within_tolerance": float(score.within_tolerance),
         "gap_percent": score.gap_percent,
         "mare": score.mare,
+        "median_re": score.mare,  # one amount per sample (the non-exempt total): its median is itself
     }
 
 
