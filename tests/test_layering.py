@@ -27,7 +27,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("models",),
     ("runner",),
     ("judges",),
-    ("reports",),
+    ("analysis",),
+    ("reports", "viewer"),
+    ("evalset",),
     ("cli",),
 )
 """Bottom to top. Packages on one floor are independent of each other."""

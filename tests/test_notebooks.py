@@ -10,6 +10,8 @@ nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+#: What a notebook must show besides running: output types (MIME) that some cell must produce.
+SHOWS = {"analysis.ipynb": {"image/png"}}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -19,6 +21,10 @@ def test_notebook_runs(path):
         notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
     ).execute()
     assert any(cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")
+    shown = {
+        kind for cell in notebook.cells for out in cell.get("outputs", []) for kind in out.get("data", {})
+    }
+    assert SHOWS.get(path.name, set()) <= shown
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from lexsym._util.console import table_console
-from lexsym.cli.common import check_rows, fail
+from lexsym.cli.common import by_fields, fail
 
 
 def check(
@@ -71,24 +71,35 @@ def score(
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap standard errors.")] = 0,
     resamples: Annotated[int, typer.Option(help="Bootstrap resamples.")] = 1000,
-    by: Annotated[str, typer.Option(help="Rows of the table: task, variant or suite.")] = "task",
+    by: Annotated[
+        str,
+        typer.Option(
+            help="Rows of the table: task, variant or suite; or, within each task, the values of any task "
+            "field (metadata paths like asset_count or obfuscation.asset_opinions, split, dataset, "
+            "solved_steps; a list joined by ',', a missing value '–'), comma-separated for their cross "
+            "product (JSON: by_fields)."
+        ),
+    ] = "task",
     workers: Annotated[int, typer.Option(help="Processes checking OE cases (0: one per core).")] = 0,
 ) -> None:
     """Score predictions: per-task precision, recall, F1 (± bootstrap SE), MARE, format and OE validity."""
     from lexsym.scoring import render_report
     from lexsym.scoring import score as run
 
-    check_rows(by)
+    fields = by_fields(by)
+    by = ",".join(fields) or by
     if resamples < 2:
         fail("--resamples must be at least 2", 2)
     if (tasks / "run.json").is_file():
         if predictions is not None:
             fail("a run directory holds its own predictions: give only the directory", 2)
-        _score_run_dir(tasks, json_output=json_output, out=out, seed=seed, resamples=resamples, by=by)
+        _score_run_dir(
+            tasks, json_output=json_output, out=out, seed=seed, resamples=resamples, by=by, fields=fields
+        )
         return
     if predictions is None:
         fail("give the predictions file (or a run directory instead of the tasks file)", 2)
-    report = run(tasks, predictions, seed=seed, resamples=resamples, workers=workers)
+    report = run(tasks, predictions, seed=seed, resamples=resamples, workers=workers, by=fields)
     if out is not None or json_output:
         text = report.model_dump_json(indent=2)
         if out is not None:
@@ -103,10 +114,18 @@ def score(
 
 
 def _score_run_dir(
-    run_dir: Path, *, json_output: bool, out: Path | None, seed: int, resamples: int, by: str
+    run_dir: Path,
+    *,
+    json_output: bool,
+    out: Path | None,
+    seed: int,
+    resamples: int,
+    by: str,
+    fields: tuple[str, ...] = (),
 ) -> None:
-    """A run directory's scores: the exact ones (scores.json) and the judged ones, recomputed from the
-    judgements with this seed (judge calls are never repeated for a table)."""
+    """A run directory's scores: the exact ones (scores.json; sliced by `fields` from its per-sample rows
+    and the run's task file) and the judged ones, recomputed from the judgements with this seed (judge
+    calls are never repeated for a table)."""
     from lexsym.judges.scores import rescore_run
     from lexsym.scoring import ScoreReport, render_report
 
@@ -116,6 +135,14 @@ def _score_run_dir(
             exact = ScoreReport.model_validate_json((run_dir / "scores.json").read_text(encoding="utf-8"))
         except ValueError as error:
             fail(f"{run_dir / 'scores.json'}: unreadable ({str(error).splitlines()[0]})", 2)
+    if fields:
+        if exact is None:
+            fail(f"{run_dir}: no scores.json to slice by {by} (judged grades are not sliced)", 2)
+        from lexsym.reports.compare import task_records
+        from lexsym.scoring.slices import sliced_report
+
+        path, records = task_records(run_dir)
+        exact = sliced_report(exact, records, fields, str(path))
     judged = rescore_run(run_dir, seed=seed, resamples=resamples)
     if exact is None and judged is None:
         fail(f"{run_dir}: no scores yet: run `lexsym run` to the end, or `lexsym judge {run_dir}`", 2)

@@ -6,7 +6,7 @@ import sys
 from typing import NoReturn
 
 ROWS = ("task", "variant", "suite")
-"""What a score table's rows may be (`--by`)."""
+"""What a score table's rows may be (`--by`) without a task set to look fields up in (`lexsym run`)."""
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -19,3 +19,17 @@ def check_rows(by: str) -> None:
     """Refuse a `--by` that is not a row kind of the score table."""
     if by not in ROWS:
         fail(f"--by must be task, variant or suite, not {by!r}", 2)
+
+
+def by_fields(by: str, rows: tuple[str, ...] = ROWS) -> tuple[str, ...]:
+    """The fields of a `--by FIELD[,FIELD]` that slices (`lexsym.scoring.slices`), or () for one of the
+    table's own `rows` alone (a score table's: task, variant, suite). Whether the task set has the fields
+    is checked where it is read."""
+    from lexsym._util.errors import InputError
+    from lexsym.scoring.slices import parse_fields
+
+    try:
+        fields = parse_fields(by)
+    except InputError as error:
+        fail(str(error), 2)
+    return () if len(fields) == 1 and fields[0] in rows else fields

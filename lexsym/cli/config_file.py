@@ -39,17 +39,9 @@ _NOT_IN_FILE = {"config", "json_output"}
 def read_config(path: Path, section: str | None = None) -> dict[str, Any]:
     """The mapping in a YAML file (or its `section`), keys with `-` read as `_`; InputError naming the file
     for a file that is missing, not YAML, or not a mapping."""
-    import yaml
+    from lexsym._util.json_file import read_yaml
 
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InputError(f"{path}: cannot read the config file ({error.strerror or error})") from None
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(error, "problem", None) or "not YAML"
-        raise InputError(f"{path}: not a YAML config file{where}: {problem}") from None
+    data = read_yaml(path, "config file")
     if data is None:
         data = {}
     if not isinstance(data, dict):

@@ -16,6 +16,8 @@ class SchemaName(str, Enum):
     solution = "solution"
     table = "table"
     answer = "answer"
+    sample = "sample"
+    run = "run"
 
 
 def solve(
@@ -114,8 +116,16 @@ def lint(
 
 
 def schema(name: Annotated[SchemaName, typer.Argument(help="Which schema to print.")]) -> None:
-    """Print the JSON Schema of a file format."""
-    if name is SchemaName.case:
+    """Print the JSON Schema of a file format (sample: a row of the results table `lexsym export` writes;
+    run: a run directory's run.json)."""
+    if name is SchemaName.sample:
+        from lexsym.analysis.columns import row_schema
+
+        sys.stdout.write(json.dumps(row_schema(), indent=2) + "\n")
+        return
+    if name is SchemaName.run:
+        from lexsym.runner.run_records import RunHeader as model
+    elif name is SchemaName.case:
         from lexsym.law.case import Case as model
     elif name is SchemaName.solution:
         from lexsym.law.solution import Solution as model

@@ -218,11 +218,41 @@ def report(
     runs: Annotated[list[Path], typer.Argument(help="Run directories written by `lexsym run`.")],
     markdown: Annotated[bool, typer.Option("--markdown", help="Print a Markdown table.")] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
+    by: Annotated[
+        str,
+        typer.Option(
+            help="Rows per task (task), or per task and value of any task field (metadata paths like "
+            "asset_count or context.setting, variant, split, dataset, solved_steps; a list joined by ',', a "
+            "missing value '–'), comma-separated for their cross product (JSON: by_fields)."
+        ),
+    ] = "task",
+    figures: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also write figures here: F1 by asset count, domicile count, solved steps and "
+            "obfuscation; MCQ accuracy by choices, course, language, area; judge grades (PNG, SVG, and the "
+            "CSV behind each)."
+        ),
+    ] = None,
 ) -> None:
-    """Compare runs side by side: per task F1, OE validity and optimality, judged grades, cost."""
+    """Compare runs side by side: per task F1, OE validity and optimality, judged grades, cost.
+
+    Warns (stderr, and `warnings` in the JSON) when the runs are over different task sets or selections,
+    and when a run is unfinished."""
+    from lexsym.cli.common import by_fields
     from lexsym.reports.compare import comparison, render_comparison
 
-    table = comparison(list(runs))
+    table = comparison(list(runs), by=by_fields(by, rows=("task",)))
+    for warning in table["warnings"]:
+        sys.stderr.write(f"lexsym report: warning: {warning}\n")
+    if figures is not None:
+        from lexsym.reports.figures import write_figures
+
+        written = write_figures(list(runs), figures)
+        names = sorted({path.stem for path in written})
+        sys.stderr.write(
+            f"lexsym report: {len(names)} figure(s) in {figures}: {', '.join(names) or 'none'}\n"
+        )
     if json_output:
         sys.stdout.write(json.dumps(table, indent=2) + "\n")
         return

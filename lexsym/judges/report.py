@@ -43,19 +43,55 @@ def _summary_table(
     ensemble: tuple[str, Any],
     by_judge: dict[str, Any],
     by_variant: dict[str, Any],
+    report: JudgedReport,
 ) -> Any:
-    """One judge table: the ensemble first, then each judge alone, then each variant."""
+    """One judge table: the ensemble first, then each judge alone (with its family and a bias flag, when
+    the report knows the answering model), then each variant."""
     from rich.table import Table
     from rich.text import Text
 
+    bias = report.judge_bias
     table = Table(title=Text(title))
-    for column in ("Rows", *columns):
-        table.add_column(column, justify="left" if column == "Rows" else "right")
-    rows = [ensemble, *((f"judge {j}", s) for j, s in by_judge.items())]
-    rows += [(f"variant {v}", s) for v, s in sorted(by_variant.items())]
-    for name, summary in rows:
-        table.add_row(*map(Text, row(name, summary)))
+    for column in ("Rows", *columns, *(("vs ensemble", "Family", "Bias") if bias else ())):
+        table.add_column(column, justify="left" if column in ("Rows", "Family", "Bias") else "right")
+    answering = ("", f"answering: {report.answering_family}", "") if bias else ()
+    rows = [(*ensemble, answering)]
+    for judge, summary in by_judge.items():
+        known = bias.get(judge)
+        away = _difference(summary, ensemble[1])
+        rows.append(
+            (f"judge {judge}", summary, (away, known.family, known.flag) if known else (away, "-", ""))
+        )
+    rows += [(f"variant {v}", s, ("", "", "") if bias else ()) for v, s in sorted(by_variant.items())]
+    for name, summary, extra in rows:
+        table.add_row(*map(Text, row(name, summary)), *(map(Text, extra) if bias else ()))
     return table
+
+
+def _difference(summary: Any, ensemble: Any) -> str:
+    """A judge's headline minus the ensemble's (grade points, or percentage points), signed."""
+    field = "mean" if isinstance(summary, ReferenceSummary) else "percent"
+    mine, theirs = getattr(summary, field), getattr(ensemble, field)
+    if mine is None or theirs is None:
+        return "-"
+    return format(mine - theirs, "+.3f" if field == "mean" else "+.1f")
+
+
+def bias_warning(report: JudgedReport) -> str | None:
+    """One line naming the judges that grade their own answers or their own family's, or None."""
+    flagged = [(judge, bias) for judge, bias in report.judge_bias.items() if bias.flag]
+    if not flagged:
+        return None
+    named = "; ".join(
+        f"{judge} is the answering model itself"
+        if bias.self
+        else f"{judge} is of the answering model's family ({bias.family})"
+        for judge, bias in flagged
+    )
+    return (
+        f"Judge bias: {named}: LEXam finds judges favour their own answers and family; compare their "
+        "grades with the other judges' and the ensemble's."
+    )
 
 
 def render_judged(report: JudgedReport, console: Any = None) -> None:
@@ -74,6 +110,7 @@ def render_judged(report: JudgedReport, console: Any = None) -> None:
                 (ensemble, report.reference),
                 report.reference_by_judge,
                 report.reference_by_variant,
+                report,
             )
         )
     if report.rubric is not None:
@@ -86,8 +123,12 @@ def render_judged(report: JudgedReport, console: Any = None) -> None:
                 (ensemble, report.rubric),
                 report.rubric_by_judge,
                 report.rubric_by_variant,
+                report,
             )
         )
+    warning = bias_warning(report)
+    if warning and (report.reference is not None or report.rubric is not None):
+        console.print(Text(warning, style="yellow"), soft_wrap=True)
     costs = report.cost_totals.get("by_judge", {})
     if costs:
         spent = ", ".join(

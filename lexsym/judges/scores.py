@@ -33,7 +33,9 @@ from pydantic import BaseModel, Field
 from lexsym._util.atomic import write_atomic
 from lexsym._util.errors import InputError
 from lexsym.judges.ensemble import combine
+from lexsym.judges.families import JudgeBias, judge_bias, model_family
 from lexsym.judges.settings import JUDGE_HEADER, JUDGEMENTS, KINDS, JudgeOptions, JudgeSpec, load_run
+from lexsym.runner.rundir import RunDir
 from lexsym.runner.samples_log import read_samples
 from lexsym.scoring.metrics import bootstrap_se
 
@@ -86,6 +88,12 @@ class JudgedReport(BaseModel):
     repeats: dict[str, float | None] = Field(default_factory=dict, description="Headline mean per repeat.")
     cost_totals: dict[str, Any] = Field(default_factory=dict, description="Judge cost, apart from the run's.")
     answering_cost: float | None = None
+    answering_model: str | None = Field(None, description="The run's model (run.json `model`).")
+    answering_family: str | None = None
+    judge_bias: dict[str, JudgeBias] = Field(
+        default_factory=dict,
+        description="Per judge: its family, whether it is of the answering model's, or that model itself.",
+    )
     samples: list[dict[str, Any]] = Field(default_factory=list)
 
 
@@ -219,9 +227,14 @@ def build_report(
     records: dict[str, dict[str, Any]],
     resamples: int = RESAMPLES,
     seed: int = SEED,
+    answering_model: str | None = None,
 ) -> JudgedReport:
     rows = sample_rows(lines, judges, method, partial, records)
     report = JudgedReport(ensemble=method, partial=partial, judges=judges, samples=rows)
+    if answering_model:
+        report.answering_model = answering_model
+        report.answering_family = model_family(answering_model)
+        report.judge_bias = judge_bias(judges, answering_model)
     headline = [row for row in rows if row["repeat"] == 0 and row["status"] != "pending"]
     reference = [row for row in headline if row["kind"] == "reference"]
     rubric = [row for row in headline if row["kind"] == "rubric"]
@@ -288,6 +301,7 @@ def score_judgements(
         if wanted.get(line.get("judge")) == line.get("judge_fingerprint")
         and line.get("template_digest") in digests
     ]
+    run_header = RunDir(run_dir).read_header()
     report = build_report(
         lines,
         judges=[spec.model for spec in options.judges],
@@ -296,6 +310,7 @@ def score_judgements(
         records=records,
         resamples=resamples,
         seed=seed,
+        answering_model=run_header.model if run_header is not None else None,
     )
     report.answering_cost = float(sum(float(sample.get("cost") or 0.0) for sample in samples))
     return report

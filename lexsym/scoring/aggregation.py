@@ -1,4 +1,5 @@
-"""Aggregates of scored samples: means and bootstrap standard errors per task, variant or suite.
+"""Aggregates of scored samples: means and bootstrap standard errors per task, variant or suite (and, in
+`slices`, per value of any task field).
 
 A group never mixes tasks: a MARE of EV claims averaged with one of NA totals would mean nothing.
 """
@@ -29,18 +30,18 @@ def group_scores(rows: list[Row], key, seed: int, resamples: int) -> list[GroupS
         grouped[key(row)].append(row)
     order = {task: i for i, task in enumerate((*TASKS, *EXAM_TASKS))}
     return [
-        _aggregate(task, variant, suite, members, seed, resamples)
+        aggregate(task, variant, suite, members, seed, resamples)
         for (task, variant, suite), members in sorted(
             grouped.items(), key=lambda item: (order[item[0][0]], item[0][1] or "", item[0][2] or "")
         )
     ]
 
 
-def _aggregate(
+def aggregate(
     task: str, variant: str | None, suite: str | None, rows: list[Row], seed: int, resamples: int
 ) -> GroupScore:
-    """Means and bootstrap SEs. Metrics every sample has share one draw of resampled rows; metrics defined
-    for some samples only are resampled among those samples."""
+    """Means and bootstrap SEs of one group's `rows` (all of `task`). Metrics every sample has share one draw
+    of resampled rows; metrics defined for some samples only are resampled among those samples."""
     full = [*RATE_METRICS, *(OE_RATES if task == "OE" else ()), *(("accuracy",) if task == "MCQ" else ())]
     values = np.array(
         [[float(r.parsed), *(float(r.scores[m] or 0.0) for m in full[1:])] for r in rows], dtype=float

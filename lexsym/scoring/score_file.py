@@ -7,15 +7,17 @@ prediction is a format failure, and predictions for unknown ids are listed.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from lexsym._util.errors import InputError
-from lexsym._util.jsonl import LineError
+from lexsym._util.jsonl import LineError, read_jsonl
 from lexsym.scoring import metrics
 from lexsym.scoring.aggregation import group_scores
 from lexsym.scoring.inputs import load_predictions, load_tasks
 from lexsym.scoring.oe_checking import score_oe
 from lexsym.scoring.results import SampleRow, ScoreReport
+from lexsym.scoring.slices import check_fields, records_by_id, with_slices
 from lexsym.scoring.task_scorers import Row, TaskScorer, empty_scores, mcq_row, parse_prediction, prf_scores
 
 
@@ -26,6 +28,7 @@ def score(
     seed: int = metrics.SEED,
     resamples: int = metrics.RESAMPLES,
     workers: int = 0,
+    by: Sequence[str] = (),
 ) -> ScoreReport:
     """Score the predictions in `predictions_path` against the tasks in `tasks_path`.
 
@@ -33,9 +36,16 @@ def score(
     "output", "completion", "prediction", "response" or "text", or an already-parsed "answer" object.
     Raises InputError (exit code 2) only when a file cannot be read, or holds lines but none usable.
     OE cases are solved and checked in `workers` processes (0: one per core; 1: in this process); the
-    report does not depend on the number.
+    report does not depend on the number. With fields `by` (`slices`: metadata paths, scalar record
+    fields, solved_steps), the report is a SlicedScoreReport: the same fields and `by_fields`, its
+    aggregates per task and values of those fields; a field no record has is an InputError, raised before
+    any scoring.
     """
     tasks_path, predictions_path = Path(tasks_path), Path(predictions_path)
+    records = None
+    if by:
+        records = records_by_id(record for _, record in read_jsonl(tasks_path, []))
+        check_fields(by, list(records.values()), str(tasks_path))
     errors: list[LineError] = []
     warnings: list[str] = []
     tasks = load_tasks(tasks_path, errors)
@@ -70,7 +80,7 @@ def score(
     oe_rows = [r for r in rows if r.task.task == "OE" and r.parsed]
     score_oe(oe_rows, errors, warnings, tasks_path, workers if workers > 0 else (os.cpu_count() or 1))
     report_rows = [r for r in rows if r.scores]
-    return ScoreReport(
+    report = ScoreReport(
         tasks_path=str(tasks_path),
         predictions_path=str(predictions_path),
         seed=seed,
@@ -102,3 +112,4 @@ def score(
             for r in report_rows
         ],
     )
+    return report if records is None else with_slices(report, report_rows, records, by)

@@ -1,11 +1,12 @@
 """`lexsym score` for people: rich tables of the aggregates (the metrics that apply to the tasks present,
-then the relative errors of amounts), then what went wrong with the inputs."""
+then the relative errors of amounts), per task or per slice, then what went wrong with the inputs."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from lexsym.scoring.results import MARE_LABEL, GroupScore, MetricSummary, ScoreReport, applies
+from lexsym.scoring.slices import label
 
 
 def _percent(summary: MetricSummary | None) -> str:
@@ -52,33 +53,51 @@ ERROR_NOTE = (
 )
 
 
+def _labels(report: ScoreReport, by: str) -> tuple[list[Any], list[tuple[str, Any]]]:
+    """The groups that are the table's rows, and its label columns before Task: (header, cell text)."""
+    if by == "task":
+        return list(report.by_task), []
+    if by in ("variant", "suite"):
+        groups = report.by_variant if by == "variant" else report.by_suite
+        return list(groups), [(by.capitalize(), lambda g: (g.variant if by == "variant" else g.suite) or "")]
+    slices = getattr(report, "by_fields", None)  # a SlicedScoreReport (`slices`)
+    if slices is None or ",".join(slices.fields) != by:
+        raise ValueError(f"the report has no slices by {by!r}: score it with by={by.split(',')!r}")
+    return list(slices.groups), [
+        (name, lambda g, name=name: label(g.values.get(name))) for name in slices.fields
+    ]
+
+
 def render_report(report: ScoreReport, console: Any, *, by: str = "task") -> None:
-    """Print `report` for people: one rich table (per task, or per task within each variant or suite) with
-    the columns that apply to the tasks present, a second one of relative errors when amounts were
-    compared (EV, NA, OE), then what went wrong with the inputs. `console` is a rich Console. Only F1 shows
-    its standard error in the table, to keep it narrow (MCQ accuracy's are on the line below it); every SE
-    is in the JSON report."""
+    """Print `report` for people: one rich table (per task, or per task within each variant or suite, or
+    within each slice of a SlicedScoreReport, `by` its fields joined by ",") with the columns that apply
+    to the tasks present, a second one of relative errors when amounts were compared (EV, NA, OE), then
+    what went wrong with the inputs. `console` is a rich Console. Only F1 shows its standard error in the
+    table, to keep it narrow (MCQ accuracy's are on the line below it); every SE is in the JSON report."""
     from rich import box
     from rich.table import Table
     from rich.text import Text
 
-    groups = {"task": report.by_task, "variant": report.by_variant, "suite": report.by_suite}[by]
+    groups, labels = _labels(report, by)
 
     def table_of(title: Text, columns: tuple, rows: list[GroupScore], count: Any) -> Any:
         shown = [c for c in columns if any(applies(c[1], g.task) for g in rows)]
         table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
-        if by != "task":
-            longest = max((len(g.variant if by == "variant" else g.suite or "") for g in rows), default=0)
-            table.add_column(by.capitalize(), min_width=max(longest, len(by)), no_wrap=True)
+        for header, text_of in labels:
+            longest = max((len(text_of(g)) for g in rows), default=0)
+            if by in ("variant", "suite"):
+                table.add_column(header, min_width=max(longest, len(header)), no_wrap=True)
+            else:  # a slice's field: a long name folds first, and no value is cut short
+                table.add_column(Text(header), min_width=longest, overflow="fold")
         table.add_column("Task", min_width=4, no_wrap=True)
         for header, _, _ in (("n", None, None), *shown):
             table.add_column(header, justify="right", no_wrap=True)
         for group in rows:
             m = group.metrics
             cells = [cell(m.get(name)) if applies(name, group.task) else "–" for _, name, cell in shown]
-            label = {"task": [], "variant": [group.variant or ""], "suite": [group.suite or ""]}[by]
             # names from the file: Text, so that brackets in them are not markup
-            table.add_row(*(Text(text) for text in (*label, group.task)), str(count(group)), *cells)
+            names = (*(text_of(group) for _, text_of in labels), group.task)
+            table.add_row(*(Text(text) for text in names), str(count(group)), *cells)
         return table
 
     title = Text(f"Scores of {report.predictions_path}")  # a Text: brackets in a path are not markup
