@@ -137,12 +137,7 @@ def check_answer_file(answer: AnswerFile, case: Case) -> CheckReport:
 
 
 def _check_oe(case: Case, solution, answer) -> TaskVerdict:
-    claims = [
-        (asset, claim.citation, claim.claim_value if claim.claim_value is not None else claim.raw_value)
-        for asset, listed in answer.schedule.items()
-        for claim in listed
-    ]
-    verdict = check_schedules(case, [ClaimedSchedule(answer.jurisdiction, claims)], solution=solution)[0]
+    verdict = check_schedules(case, [ClaimedSchedule.from_answer(answer)], solution=solution)[0]
     optimum = solution.total_value - solution.optimal.non_exempt_total
     differences = []
     if verdict.beats_optimum:

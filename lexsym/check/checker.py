@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import clingo
 
@@ -39,6 +40,21 @@ class ClaimedSchedule:
 
     jurisdiction: str | None
     claims: list[tuple[str, str, object]]
+
+    @classmethod
+    def from_answer(cls, answer: Any) -> ClaimedSchedule:
+        """The schedule of a parsed OE answer (`lexsym.answers.OEAnswer`); an unreadable amount goes in
+        as written, for the checker to name (bad_amount)."""
+        claims = [
+            (
+                str(asset),
+                str(claim.citation),
+                claim.claim_value if claim.claim_value is not None else claim.raw_value,
+            )
+            for asset, listed in answer.schedule.items()
+            for claim in listed
+        ]
+        return cls(answer.jurisdiction, claims)
 
 
 @dataclass

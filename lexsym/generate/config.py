@@ -157,6 +157,18 @@ class GeneratorConfig(BaseModel):
         defaults = DEFAULT_READINGS.as_dict()
         return tuple(sorted((k, v) for k, v in self.readings.as_dict().items() if v != defaults[k]))
 
+    @property
+    def obfuscated(self) -> bool:
+        """Whether a case of this dataset is told with distractors or opinions (the obfuscated case)."""
+        return any(
+            (
+                self.irrelevant_asset_facts,
+                self.irrelevant_domicile_facts,
+                self.asset_opinions,
+                self.domicile_opinions,
+            )
+        )
+
 
 def shape_id(config: GeneratorConfig) -> str:
     """A short name for a case shape: datasets that share it share their cases (and case ids)."""

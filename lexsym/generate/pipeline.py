@@ -58,7 +58,7 @@ def _run_job(job: _Job) -> list[tuple[str, int, str]]:
     solution = solve(scenario.case)
     _refuse_stale_amounts(scenario.case, solution)
     gold = gold_answers(scenario.case, solution)
-    obfuscated = any(_obfuscated(d.config) for d in job.datasets)
+    obfuscated = any(d.config.obfuscated for d in job.datasets)
     if obfuscated:
         # The distracting stays and other people's property are facts of the obfuscated case: re-solving
         # it proves the law ignores them (the gold answers must not move).
@@ -71,7 +71,7 @@ def _run_job(job: _Job) -> list[tuple[str, int, str]]:
         sheet = sheet_for(scenario.case.petition_date, _prompt_jurisdictions(config))
         prompt = render_prompt(scenario, config, sheet, gold)
         split = "dev" if job.index < config.split.dev else "test"
-        case = scenario.obfuscated_case() if _obfuscated(config) else scenario.case
+        case = scenario.obfuscated_case() if config.obfuscated else scenario.case
         record = {
             "id": f"{dataset.key}/{split}-{job.index:04d}",
             "task": config.terminal_task.value,
@@ -124,17 +124,6 @@ def _refuse_stale_amounts(case: Any, solution: Any) -> None:
             f"case {case.id} (petition {case.petition_date}): {stale[0]}; choose petition dates before the "
             "adjustment (petition_date_max) or encode the adjusted figure"
         )
-
-
-def _obfuscated(config: GeneratorConfig) -> bool:
-    return any(
-        (
-            config.irrelevant_asset_facts,
-            config.irrelevant_domicile_facts,
-            config.asset_opinions,
-            config.domicile_opinions,
-        )
-    )
 
 
 def _jobs(datasets: Sequence[Dataset]) -> list[_Job]:

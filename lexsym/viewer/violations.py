@@ -25,20 +25,6 @@ class OeVerdict:
     error: str | None = None
 
 
-def _claims(answer: OEAnswer) -> list[tuple[str, str, object]]:
-    """The answer's claims as the checker takes them; an unreadable amount goes in as written, for the
-    checker to name (bad_amount)."""
-    return [
-        (
-            str(asset),
-            str(claim.citation),
-            claim.claim_value if claim.claim_value is not None else claim.raw_value,
-        )
-        for asset, listed in answer.schedule.items()
-        for claim in listed
-    ]
-
-
 def _verdict(verdict: Any, optimum: int) -> OeVerdict:
     notes = []
     if verdict.beats_optimum:
@@ -74,7 +60,7 @@ def _check_case(case_data: dict[str, Any], answers: list[OEAnswer]) -> list[OeVe
             answers
         )
     optimum = solution.total_value - solution.optimal.non_exempt_total
-    schedules = [ClaimedSchedule(answer.jurisdiction, _claims(answer)) for answer in answers]
+    schedules = [ClaimedSchedule.from_answer(answer) for answer in answers]
     try:
         verdicts = check_schedules(case, schedules, solution=solution)
         return [_verdict(verdict, optimum) for verdict in verdicts]

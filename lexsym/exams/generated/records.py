@@ -90,17 +90,6 @@ def render_mcq_prompt(
     return {"system": _tidy(system), "user": _tidy(user)}
 
 
-def _obfuscated(config: GeneratorConfig) -> bool:
-    return any(
-        (
-            config.irrelevant_asset_facts,
-            config.irrelevant_domicile_facts,
-            config.asset_opinions,
-            config.domicile_opinions,
-        )
-    )
-
-
 def case_records(config: GeneratorConfig, mcq: MCQConfig, index: int) -> list[dict[str, Any]]:
     """The task records of case `index`: one question per k, all over the same statements."""
     scenario = sample_scenario(config, index)
@@ -120,7 +109,7 @@ def case_records(config: GeneratorConfig, mcq: MCQConfig, index: int) -> list[di
         raise ValueError(f"case {case.id}: {error}") from None
     negated = case_rng(config, index, "mcq-stem").random() < mcq.negated_ratio
     split = "dev" if index < config.split.dev else "test"
-    recorded_case = scenario.obfuscated_case() if _obfuscated(config) else case
+    recorded_case = scenario.obfuscated_case() if config.obfuscated else case
     records = []
     questions = build_questions(
         statements,
