@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("analysis",),
     ("reports", "viewer"),
     ("evalset",),
+    ("inspect", "publish"),
     ("cli",),
 )
 """Bottom to top. Packages on one floor are independent of each other."""

@@ -1,10 +1,11 @@
 """The `lexsym` command: one verb per job, rich tables for people, `--json` for machines.
 
 This module assembles the Typer app from the verb groups (`law_commands`, `generate_commands`,
-`check_commands`, `run_commands`, `analysis_commands`, `judge_commands`, `exam_commands`) and turns errors
-into exit codes. Exit codes: 0 ok; 1 the answer is wrong or a rule is broken (checking verbs), or a run
-failed (`run`, `judge`); 2 bad input or a rule file clingo refuses; 3 an internal error. Errors are one
-line on stderr, never a traceback.
+`check_commands`, `run_commands`, `analysis_commands` with `publish_commands` and
+`openexempt_export_commands` under `export`, `judge_commands`, `exam_commands`, `import_commands`) and
+turns errors into exit codes. Exit codes: 0 ok; 1 the answer is wrong or a rule is broken (checking
+verbs), or a run failed (`run`, `judge`); 2 bad input or a rule file clingo refuses; 3 an internal
+error. Errors are one line on stderr, never a traceback.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from lexsym.cli import (
 )
 from lexsym.cli.common import fail
 from lexsym.cli.exam_commands import exam_app
+from lexsym.cli.import_commands import import_app
 from lexsym.cli.judge_commands import judge_app
 from lexsym.cli.run_commands import cache_app
 
@@ -44,11 +46,12 @@ app.command()(check_commands.score)
 app.command()(run_commands.run)
 app.command()(run_commands.report)
 app.command("eval-set")(evalset_commands.eval_set)
-app.command()(analysis_commands.export)
+app.add_typer(analysis_commands.export_app, name="export")
 app.command()(view_commands.view)
 app.add_typer(cache_app, name="cache")
 app.add_typer(judge_app, name="judge")
 app.add_typer(exam_app, name="exam")
+app.add_typer(import_app, name="import")
 app.command()(law_commands.schema)
 
 

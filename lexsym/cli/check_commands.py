@@ -81,8 +81,26 @@ def score(
         ),
     ] = "task",
     workers: Annotated[int, typer.Option(help="Processes checking OE cases (0: one per core).")] = 0,
+    table: Annotated[
+        str | None,
+        typer.Option(
+            help="OpenExempt input only: the statutes to re-gold under, openexempt (default: the parameters "
+            "its prompts state, from its statute files) or lexsym."
+        ),
+    ] = None,
+    statutes: Annotated[
+        Path | None,
+        typer.Option(
+            help="OpenExempt input only: its data/statutes folder (default: found from its configs)."
+        ),
+    ] = None,
 ) -> None:
-    """Score predictions: per-task precision, recall, F1 (± bootstrap SE), MARE, format and OE validity."""
+    """Score predictions: per-task precision, recall, F1 (± bootstrap SE), MARE, format and OE validity.
+
+    TASKS may also be OpenExempt's own files (a dataset or suite folder, or a test.jsonl beside shared.json)
+    and PREDICTIONS its response files (`{"uid", "prediction"}`; a folder: every predictions.jsonl under
+    it): the tasks are re-golded by the logic program first."""
+    from lexsym.interop.openexempt_dataset import looks_like_openexempt
     from lexsym.scoring import render_report
     from lexsym.scoring import score as run
 
@@ -99,7 +117,14 @@ def score(
         return
     if predictions is None:
         fail("give the predictions file (or a run directory instead of the tasks file)", 2)
-    report = run(tasks, predictions, seed=seed, resamples=resamples, workers=workers, by=fields)
+    if looks_like_openexempt(tasks):
+        report = _score_openexempt(tasks, predictions, table, statutes, seed, resamples, workers, fields)
+    else:
+        if table is not None or statutes is not None:
+            fail(
+                "--table and --statutes apply to OpenExempt's files only (a lexsym task set has its gold)", 2
+            )
+        report = run(tasks, predictions, seed=seed, resamples=resamples, workers=workers, by=fields)
     if out is not None or json_output:
         text = report.model_dump_json(indent=2)
         if out is not None:
@@ -165,3 +190,29 @@ def _score_run_dir(
         render_report(exact, console, by=by)
     if judged is not None:
         render_judged(judged, console)
+
+
+def _score_openexempt(
+    tasks: Path,
+    predictions: Path,
+    table: str | None,
+    statutes: Path | None,
+    seed: int,
+    resamples: int,
+    workers: int,
+    fields: tuple[str, ...],
+):
+    """OpenExempt's tasks re-golded into a temporary lexsym task set, then scored like any other."""
+    import tempfile
+
+    from lexsym.generate.openexempt_import import regold_for_scoring
+    from lexsym.interop.openexempt_responses import gather_responses
+    from lexsym.scoring import score as run
+
+    with tempfile.TemporaryDirectory(prefix="lexsym-openexempt-") as scratch:
+        regolded = regold_for_scoring(
+            Path(tasks), Path(scratch), table=table, statutes=statutes, workers=workers
+        )
+        responses = gather_responses(Path(predictions), Path(scratch) / "predictions.jsonl")
+        report = run(regolded, responses, seed=seed, resamples=resamples, workers=workers, by=fields)
+    return report.model_copy(update={"tasks_path": str(tasks), "predictions_path": str(predictions)})

@@ -37,9 +37,9 @@ def solve(
     time_limit: Annotated[int, typer.Option(help="Seconds per optimisation; 0 for none.")] = 0,
 ) -> None:
     """Solve tasks AE, EC, EV, NA and OE for one case."""
-    from lexsym.law.case import load_case
+    from lexsym.interop.input_files import load_any_case as load_case
+    from lexsym.interop.input_files import load_any_table as load_table
     from lexsym.law.solver import solve as solve_case
-    from lexsym.law.whatif import load_table
 
     case = load_case(case_file)
     tables = [load_table(path) for path in table or []]
@@ -75,9 +75,9 @@ def explain(
     rules: Annotated[Path | None, typer.Option(help="Directory with statutes/ and encodings/.")] = None,
 ) -> None:
     """Show, for each jurisdiction, why each exemption applies to an asset or not."""
-    from lexsym.law.case import load_case
+    from lexsym.interop.input_files import load_any_case as load_case
+    from lexsym.interop.input_files import load_any_table as load_table
     from lexsym.law.explain import explain as explain_asset
-    from lexsym.law.whatif import load_table
 
     explanation = explain_asset(
         load_case(case_file),

@@ -96,21 +96,37 @@ def _exemption(entry: dict[str, Any], jurisdiction: str) -> TableExemption:
     )
 
 
-def table_from_openexempt(statutes_dir: Path) -> ExemptionTable:
-    """A what-if table holding every exemption of OpenExempt's `statutes/*.json` files in `statutes_dir`.
+def is_statute_file(data: Any) -> bool:
+    """Whether parsed JSON is one of OpenExempt's statute files (a jurisdiction and its statutes list)."""
+    return isinstance(data, dict) and "jurisdiction" in data and isinstance(data.get("statutes"), list)
+
+
+def table_from_openexempt(statutes: Path) -> ExemptionTable:
+    """A what-if table holding every exemption of OpenExempt's statute files: `statutes` is its
+    `data/statutes` folder (every `*.json` in it) or one such file.
 
     Replaying OpenExempt's cases under this table reproduces its own NA optimum; the table is also a way
     to ask how a case fares under OpenExempt's (2022) figures.
     """
-    statutes_dir = Path(statutes_dir)
-    files = sorted(statutes_dir.glob("*.json"))
+    statutes_dir = Path(statutes)
+    if statutes_dir.is_file():
+        files = [statutes_dir]
+    elif statutes_dir.is_dir():
+        files = sorted(statutes_dir.glob("*.json"))
+    else:
+        raise InputError(f"{statutes_dir}: no such file or directory")
     if not files:
         raise InputError(f"{statutes_dir}: no OpenExempt statute files (*.json)")
     exemptions: list[dict[str, Any]] = []
     opt_out: dict[str, bool] = {}
     for path in files:
         data = load_json(path)
-        jurisdiction = place_id(data["jurisdiction"])
+        if not is_statute_file(data):
+            raise InputError(f"{path}: not an OpenExempt statute file (needs jurisdiction and statutes)")
+        try:
+            jurisdiction = place_id(str(data["jurisdiction"]))
+        except InputError as error:
+            raise InputError(f"{path}: jurisdiction: {error}") from None
         if jurisdiction != FEDERAL and data.get("has_opted_out") is not None:
             opt_out[jurisdiction] = bool(data["has_opted_out"])
         exemptions.extend(
@@ -133,29 +149,44 @@ OPENEXEMPT_READINGS = {"nonresident_opt_out": "literal", "residency_limits": "pr
 """The contested readings that reproduce OpenExempt's semantics (it models neither point)."""
 
 
-def case_from_openexempt(record: dict[str, Any]) -> Case:
-    """A lexsym case from one OpenExempt case record (a line of its generated `cases.jsonl`).
+def case_from_openexempt(
+    record: dict[str, Any], *, readings: dict[str, str] | None = None, source: str | None = None
+) -> Case:
+    """A lexsym case from one reshaped OpenExempt case record (a line of the replay export's `cases.jsonl`;
+    `openexempt_native` reads the generator's own records into this shape).
 
     Assets get the ids a1..an in record order, since OpenExempt keys them only by description.
     OpenExempt's domicile periods are half-open like ours (one ends on the day the next starts, the last
     on the petition date), so their dates carry over unchanged. Its generator sometimes appends an empty
     period (a move on the petition date itself: start == end == petition date); it covers no day of either
     window, and is kept as lexsym's move on the petition day. OpenExempt applies every opt-out to every
-    debtor and no residency limit, so the case is solved under those readings (OPENEXEMPT_READINGS).
+    debtor and no residency limit, so by default the case is solved under those readings
+    (OPENEXEMPT_READINGS); `readings` replaces them (lexsym's defaults: `{}`).
+    `married` is required: the filing decides every amount, so it is never assumed.
     """
     case_id = str(record.get("case_id", "case"))
+    where = source or f"OpenExempt case {case_id}"
+    for key in ("married", "petition_date", "domicile_history"):
+        if key not in record:
+            raise InputError(f"{where}: missing {key}")
+    if not isinstance(record["married"], bool):
+        raise InputError(f"{where}: married: expected true or false, got {record['married']!r}")
     petition = record["petition_date"]
+    try:
+        petition_day = dt.date.fromisoformat(str(petition))
+    except ValueError:
+        raise InputError(f"{where}: petition_date: {petition!r} is not an ISO date") from None
     data = {
         "id": case_id,
-        "petition_date": dt.date.fromisoformat(record["petition_date"]),
-        "filing": Filing.JOINT if record.get("married") else Filing.SINGLE,
+        "petition_date": petition_day,
+        "filing": Filing.JOINT if record["married"] else Filing.SINGLE,
         "debtors": list(record.get("parties", [])),
         "domicile": [
             {"state": place_id(period["state"]), "start": period["start"], "end": period.get("end")}
             for period in record["domicile_history"]
             if period.get("end") is None or period["start"] < period["end"] or period["start"] == petition
         ],
-        "readings": OPENEXEMPT_READINGS,
+        "readings": OPENEXEMPT_READINGS if readings is None else readings,
         "assets": [
             {
                 "id": f"a{number}",
@@ -167,4 +198,4 @@ def case_from_openexempt(record: dict[str, Any]) -> Case:
             for number, asset in enumerate(record.get("assets", []), start=1)
         ],
     }
-    return parse_case(data, source=f"OpenExempt case {case_id}")
+    return parse_case(data, source=where)

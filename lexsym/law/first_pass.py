@@ -58,17 +58,41 @@ def statute_citations(root: Path) -> tuple[str, ...]:
     return tuple(sorted(s.arguments[1].string for s in symbols if s.match("citation", 2)))
 
 
-def _resolve_listed_citations(case: Case, root: Path, tables: Sequence[ExemptionTable]) -> Case:
-    """Map each listed citation to the canonical string of a known citation, matching loosely."""
+@cache
+def _loaded_citations(root: Path, jurisdictions: frozenset[str]) -> frozenset[str]:
+    """The citations the statute files loaded for `jurisdictions` define."""
+    symbols = solve_stratified(
+        [root / "encodings" / "vocabulary.lp", *statute_files(root, jurisdictions)], "#show citation/2."
+    )
+    return frozenset(s.arguments[1].string for s in symbols if s.match("citation", 2))
+
+
+def _resolve_listed_citations(
+    case: Case, root: Path, tables: Sequence[ExemptionTable], jurisdictions: Iterable[str] | None = None
+) -> Case:
+    """Map each listed citation to the canonical string of a known citation, matching loosely.
+
+    A list may name every jurisdiction's exemptions at once (OpenExempt's do): when only some
+    jurisdictions' statutes are loaded, a known citation of another jurisdiction is left out, as it cannot
+    apply; a citation no statute defines stays, and is reported as unknown.
+    """
     if not any(asset.applicable_exemptions for asset in case.assets):
         return case
-    known = [*statute_citations(root), *(c for table in tables for c in table.citations())]
+    table_citations = [c for table in tables for c in table.citations()]
+    known = [*statute_citations(root), *table_citations]
+    loaded = None
+    if jurisdictions is not None:
+        loaded = _loaded_citations(root, frozenset(jurisdictions)) | set(table_citations)
+
+    def listed(citations: list[str]) -> list[str]:
+        resolved = [resolve_citation(c, known) for c in citations]
+        if loaded is None:
+            return resolved
+        defined = set(known)
+        return [c for c in resolved if c in loaded or c not in defined]
+
     assets = [
-        asset.model_copy(
-            update={
-                "applicable_exemptions": [resolve_citation(c, known) for c in asset.applicable_exemptions]
-            }
-        )
+        asset.model_copy(update={"applicable_exemptions": listed(asset.applicable_exemptions)})
         if asset.applicable_exemptions
         else asset
         for asset in case.assets
@@ -94,7 +118,7 @@ def first_pass(
     jurisdictions: load only the statutes these need (None: all); extra_program: more facts or #show
     lines; extra_files: more encodings (encodings/check.lp for the checker).
     """
-    case = _resolve_listed_citations(case, root, tables)
+    case = _resolve_listed_citations(case, root, tables, jurisdictions)
     files = [*statute_files(root, jurisdictions), *case_encoding_files(root), *extra_files]
     first = FirstPass.of(solve_stratified(files, case_program(case, tables) + "\n" + extra_program))
     _raise_on_rule_defects(first)

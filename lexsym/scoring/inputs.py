@@ -33,6 +33,7 @@ class TaskRecord:
     gold: Any
     case: dict[str, Any] | None
     record: dict[str, Any] | None = None  # MCQ: the whole record (labels, options, metadata)
+    table: dict[str, Any] | None = None  # the what-if table the gold rests on (`table.json` beside the tasks)
 
 
 @dataclass
@@ -43,9 +44,25 @@ class Prediction:
     text: str
 
 
+TABLE_FILE = "table.json"
+"""A task set whose gold rests on a what-if table (an OpenExempt import) keeps the table beside its tasks."""
+
+
+def task_set_table(path: Path) -> dict[str, Any] | None:
+    """The what-if table of the task set whose tasks file is `path`, as JSON, or None: OE answers are
+    then checked under the same figures as the gold."""
+    table_path = Path(path).parent / TABLE_FILE
+    if not table_path.is_file():
+        return None
+    from lexsym.law.whatif import load_table
+
+    return json.loads(load_table(table_path).model_dump_json())
+
+
 def load_tasks(path: Path, errors: list[LineError]) -> list[TaskRecord]:
     """The usable task records of `path`; unusable lines are added to `errors`. Raises InputError when not
     one record is usable."""
+    table = task_set_table(path)
     tasks: list[TaskRecord] = []
     seen: dict[str, int] = {}
     for number, record in read_jsonl(path, errors):
@@ -58,28 +75,35 @@ def load_tasks(path: Path, errors: list[LineError]) -> list[TaskRecord]:
             errors.append(LineError(file=str(path), line=number, message=message))
             continue
         seen[record["id"]] = number
-        meta = record.get("metadata") if isinstance(record.get("metadata"), dict) else {}
-        case = record.get("case") if isinstance(record.get("case"), dict) else None
-        case_id = meta.get("case_id") if isinstance(meta.get("case_id"), str) else None
-        if case_id is None and case is not None and isinstance(case.get("id"), str):
-            case_id = case["id"]
-        tasks.append(
-            TaskRecord(
-                line=number,
-                id=record["id"],
-                task=record["task"],
-                variant=str(record.get("variant") or record["task"]),
-                suite=str(meta.get("suite") or "-"),
-                case_id=case_id,
-                gold=record["gold"],
-                case=case,
-                record=record if record["task"] == "MCQ" else None,
-            )
-        )
+        tasks.append(task_record_from(record, number, table))
     if not tasks:
         first = next((e for e in errors if e.file == str(path)), None)
         raise InputError(str(first) if first else f"{path}: no task records")
     return tasks
+
+
+def task_record_from(
+    record: dict[str, Any], line: int = 0, table: dict[str, Any] | None = None
+) -> TaskRecord:
+    """What scoring needs of a record that `task_problem` passes (`table`: the what-if table its task set
+    keeps beside it, as JSON)."""
+    meta = record.get("metadata") if isinstance(record.get("metadata"), dict) else {}
+    case = record.get("case") if isinstance(record.get("case"), dict) else None
+    case_id = meta.get("case_id") if isinstance(meta.get("case_id"), str) else None
+    if case_id is None and case is not None and isinstance(case.get("id"), str):
+        case_id = case["id"]
+    return TaskRecord(
+        line=line,
+        id=record["id"],
+        task=record["task"],
+        variant=str(record.get("variant") or record["task"]),
+        suite=str(meta.get("suite") or "-"),
+        case_id=case_id,
+        gold=record["gold"],
+        case=case,
+        record=record if record["task"] == "MCQ" else None,
+        table=table,
+    )
 
 
 def task_problem(record: Any) -> str | None:
@@ -114,7 +138,7 @@ def load_predictions(path: Path, errors: list[LineError]) -> dict[str, Predictio
         if problem:
             errors.append(LineError(file=name, line=number, message=problem))
             continue
-        identifier = record["id"]
+        identifier = record.get("id", record.get("uid"))
         if identifier in found:
             message = (
                 f"duplicate prediction for {identifier!r} (the one at line {found[identifier].line} is used)"
@@ -130,7 +154,7 @@ def prediction_text(record: Any) -> tuple[str, str | None]:
     and the problem that makes the record unusable, if any."""
     if not isinstance(record, dict):
         return "", f"a prediction must be a JSON object, not {type(record).__name__}"
-    identifier = record.get("id")
+    identifier = record.get("id", record.get("uid"))  # uid: OpenExempt's response files
     if not isinstance(identifier, str) or not identifier:
         return "", "a prediction needs a string id"
     for name in TEXT_FIELDS:

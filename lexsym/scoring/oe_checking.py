@@ -45,6 +45,19 @@ def _oe_claims(value: Any) -> tuple[str | None, list[tuple[str, str, object]]]:
     return _checkable_jurisdiction(jurisdiction), claims
 
 
+UNREADABLE = "X_unreadable"
+"""The jurisdiction of a schedule that could not be read: a constant that is never allowable."""
+
+
+def _empty_schedule_jurisdiction(jurisdiction: str | None, claims: list, solution: Any) -> str | None:
+    """An empty schedule that names no jurisdiction (OpenExempt's answer format has no field for it) claims
+    nothing under any system: it is checked under the optimal jurisdiction, where it is valid, and optimal
+    exactly when nothing can be exempted. A schedule with claims still has to say, or show, its law."""
+    if jurisdiction is None and not claims:
+        return solution.optimal.jurisdiction
+    return jurisdiction
+
+
 @dataclass
 class _CaseJob:
     """One case and the OE schedules answered for it: the unit of work, sent to a worker process."""
@@ -52,6 +65,7 @@ class _CaseJob:
     case_id: str
     case: dict[str, Any]
     schedules: list[tuple[str | None, list[tuple[str, str, object]]]]
+    table: dict[str, Any] | None = None  # the what-if table the task set's gold rests on
 
 
 @dataclass
@@ -69,16 +83,21 @@ def _check_case(job: _CaseJob) -> _CaseResult:
     from lexsym.check.checker import ClaimedSchedule, check_schedules
     from lexsym.law.case import Case
     from lexsym.law.solver import solve
+    from lexsym.law.whatif import ExemptionTable
 
     try:
         case = Case.model_validate(job.case)
-        solution = solve(case)
+        tables = [ExemptionTable.model_validate(job.table)] if job.table is not None else []
+        solution = solve(case, tables=tables)
     except Exception as error:
         return _CaseResult(job.case_id, [], f"{error.__class__.__name__}: {error}")
-    schedules = [ClaimedSchedule(jurisdiction, claims) for jurisdiction, claims in job.schedules]
+    schedules = [
+        ClaimedSchedule(_empty_schedule_jurisdiction(jurisdiction, claims, solution), claims)
+        for jurisdiction, claims in job.schedules
+    ]
     notes: list[str] = []
     try:
-        verdicts: list[Any] = check_schedules(case, schedules, solution=solution)
+        verdicts: list[Any] = check_schedules(case, schedules, tables=tables, solution=solution)
     except Exception as error:
         notes.append(
             f"case {job.case_id}: checking its {len(schedules)} schedules together failed "
@@ -87,7 +106,7 @@ def _check_case(job: _CaseJob) -> _CaseResult:
         verdicts = []
         for number, schedule in enumerate(schedules):
             try:
-                verdicts.append(check_schedules(case, [schedule], solution=solution)[0])
+                verdicts.append(check_schedules(case, [schedule], tables=tables, solution=solution)[0])
             except Exception as single:
                 notes.append(f"case {job.case_id}, schedule {number}: {single.__class__.__name__}: {single}")
                 verdicts.append(None)
@@ -125,8 +144,8 @@ def score_oe(
             except Exception as error:  # a parsed value of an unexpected shape
                 row.error = f"cannot read the parsed schedule: {error.__class__.__name__}: {error}"
                 warnings.append(f"{row.task.id}: {row.error}")
-                schedules.append((None, []))
-        jobs.append(_CaseJob(case_id, members[0].task.case or {}, schedules))
+                schedules.append((UNREADABLE, []))
+        jobs.append(_CaseJob(case_id, members[0].task.case or {}, schedules, members[0].task.table))
     for result in _run_jobs(jobs, workers):
         members = by_case[result.case_id]
         warnings.extend(result.notes)

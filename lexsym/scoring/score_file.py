@@ -18,7 +18,7 @@ from lexsym.scoring.inputs import load_predictions, load_tasks
 from lexsym.scoring.oe_checking import score_oe
 from lexsym.scoring.results import SampleRow, ScoreReport
 from lexsym.scoring.slices import check_fields, records_by_id, with_slices
-from lexsym.scoring.task_scorers import Row, TaskScorer, empty_scores, mcq_row, parse_prediction, prf_scores
+from lexsym.scoring.task_scorers import Row, TaskScorer, answer_row, empty_scores
 
 
 def score(
@@ -64,19 +64,7 @@ def score(
             missing.append(task.id)
             rows.append(Row(task, False, False, "no prediction", scores=empty_scores(task.task)))
             continue
-        if task.task == "MCQ":
-            rows.append(mcq_row(task, prediction.text))
-            continue
-        ok, value, error = parse_prediction(task.task, prediction.text)
-        row = Row(task, True, ok, error, value=value, scores=empty_scores(task.task))
-        if ok and task.task != "OE":
-            try:
-                score_of = getattr(scorer, task.task.lower())(value, task.gold)
-                row.scores = prf_scores(score_of, task.task in ("EV", "NA"))
-            except Exception as failure:  # a parsed value of an unexpected shape: wrong, and reported
-                row.error = f"cannot score the parsed answer: {failure.__class__.__name__}: {failure}"
-                warnings.append(f"{task.id}: {row.error}")
-        rows.append(row)
+        rows.append(answer_row(task, prediction.text, scorer, warnings))
     oe_rows = [r for r in rows if r.task.task == "OE" and r.parsed]
     score_oe(oe_rows, errors, warnings, tasks_path, workers if workers > 0 else (os.cpu_count() or 1))
     report_rows = [r for r in rows if r.scores]

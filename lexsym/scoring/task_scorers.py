@@ -50,8 +50,13 @@ class TaskScorer:
         return key
 
     def by_gold_asset(self, predicted: Mapping[str, Any], gold: Mapping[str, Any]) -> dict[str, Any]:
-        """Predicted entries re-keyed by the gold asset description each one aligns with (one to one)."""
+        """Predicted entries re-keyed by the gold asset description each one aligns with (one to one).
+        Against a gold with no asset nothing aligns, so every non-empty entry is kept as it is: it claims
+        something for an asset the case does not have, and must count against the answer."""
         from lexsym.answers import align_assets
+
+        if not gold:
+            return {str(k): v for k, v in predicted.items() if v}
 
         keys = [str(k) for k in predicted]
         mapping = align_assets(keys, list(gold))
@@ -157,3 +162,21 @@ def mcq_row(task: TaskRecord, text: str) -> Row:
         value=extraction.label,
         scores=mcq_scores(extraction.label == task.gold),
     )
+
+
+def answer_row(task: TaskRecord, text: str, scorer: TaskScorer, warnings: list[str]) -> Row:
+    """The row of `text` answering `task`: MCQ extracted and scored; AE..NA parsed and scored by `scorer`
+    (an odd parsed shape is wrong, and reported in `warnings`); OE parsed only, for `score_oe` to check
+    with the other answers of its case."""
+    if task.task == "MCQ":
+        return mcq_row(task, text)
+    ok, value, error = parse_prediction(task.task, text)
+    row = Row(task, True, ok, error, value=value, scores=empty_scores(task.task))
+    if ok and task.task != "OE":
+        try:
+            score_of = getattr(scorer, task.task.lower())(value, task.gold)
+            row.scores = prf_scores(score_of, task.task in ("EV", "NA"))
+        except Exception as failure:  # a parsed value of an unexpected shape: wrong, and reported
+            row.error = f"cannot score the parsed answer: {failure.__class__.__name__}: {failure}"
+            warnings.append(f"{task.id}: {row.error}")
+    return row
