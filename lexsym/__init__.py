@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from lexsym._version import __version__
 
 if TYPE_CHECKING:
+    from lexsym.law.batch import solve_many
     from lexsym.law.case import Case, load_case, parse_case
     from lexsym.law.solution import Solution
     from lexsym.law.solver import solve
@@ -23,6 +24,7 @@ _EXPORTS = {
     "parse_case": "lexsym.law.case",
     "Solution": "lexsym.law.solution",
     "solve": "lexsym.law.solver",
+    "solve_many": "lexsym.law.batch",
     "ExemptionTable": "lexsym.law.whatif",
     "load_table": "lexsym.law.whatif",
 }
@@ -36,6 +38,7 @@ __all__ = [
     "load_table",
     "parse_case",
     "solve",
+    "solve_many",
 ]
 
 

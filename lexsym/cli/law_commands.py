@@ -21,7 +21,9 @@ class SchemaName(str, Enum):
 
 
 def solve(
-    case_file: Annotated[Path, typer.Argument(help="A case JSON file (see `lexsym schema case`).")],
+    case_file: Annotated[
+        Path | None, typer.Argument(help="A case JSON file (see `lexsym schema case`); not with --batch.")
+    ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the Solution as JSON.")] = False,
     out: Annotated[
         Path | None, typer.Option(help="Write the Solution JSON to this file (atomically).")
@@ -35,14 +37,26 @@ def solve(
     details: Annotated[bool, typer.Option(help="Show EC and EV for every jurisdiction.")] = False,
     rules: Annotated[Path | None, typer.Option(help="Directory with statutes/ and encodings/.")] = None,
     time_limit: Annotated[int, typer.Option(help="Seconds per optimisation; 0 for none.")] = 0,
+    batch: Annotated[
+        Path | None,
+        typer.Option(
+            help="A JSONL file of cases (lexsym's or OpenExempt's records), solved in one process into --out "
+            "(JSONL: line, id, solution or error); an existing --out is resumed."
+        ),
+    ] = None,
+    workers: Annotated[int, typer.Option(help="--batch: processes to use (0: one per core).")] = 1,
 ) -> None:
-    """Solve tasks AE, EC, EV, NA and OE for one case."""
+    """Solve tasks AE, EC, EV, NA and OE for one case, or for every case of a --batch file."""
     from lexsym.interop.input_files import load_any_case as load_case
     from lexsym.interop.input_files import load_any_table as load_table
     from lexsym.law.solver import solve as solve_case
 
-    case = load_case(case_file)
     tables = [load_table(path) for path in table or []]
+    if batch is not None or case_file is None:
+        options = {"tables": tables, "all_jurisdictions": all_jurisdictions, "time_limit": time_limit}
+        _solve_batch(case_file, batch, out, rules, workers, json_output, options)
+        return
+    case = load_case(case_file)
     solution = solve_case(
         case,
         tables=tables,
@@ -63,6 +77,54 @@ def solve(
         from lexsym.cli.solution_tables import render_solution
 
         render_solution(solution, Console(), details=details)
+
+
+def _solve_batch(
+    case_file: Path | None,
+    batch: Path | None,
+    out: Path | None,
+    rules: Path | None,
+    workers: int,
+    json_output: bool,
+    options: dict,
+) -> None:
+    """`lexsym solve --batch CASES --out SOLUTIONS`: exit 0 when every case solved, 1 when some failed (their
+    errors are in SOLUTIONS), 2 on bad input."""
+    import os
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from lexsym.cli.common import fail
+    from lexsym.interop.input_files import parse_any_case
+    from lexsym.law.batch import solve_file
+
+    if case_file is not None:
+        fail("give a case file or --batch, not both", 2)
+    if batch is None or out is None:
+        fail("give a case file, or --batch CASES.jsonl with --out SOLUTIONS.jsonl", 2)
+
+    def parse(record: object, source: str):
+        return parse_any_case(record, source, default_id=f"line-{source.rsplit(':', 1)[-1]}")
+
+    hidden = json_output or not sys.stderr.isatty()
+    columns = ("solving", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, transient=True, disable=hidden) as bar:
+        job = bar.add_task("cases", total=None)
+        counts = solve_file(
+            batch,
+            out,
+            parse=parse,
+            progress=lambda done: bar.advance(job, done),
+            rules=str(rules) if rules else None,
+            workers=workers or os.cpu_count() or 1,
+            **options,
+        )
+    if json_output:
+        sys.stdout.write(json.dumps(counts) + "\n")
+    resumed = f", {counts['resumed']} already in {out}" if counts["resumed"] else ""
+    sys.stderr.write(f"lexsym solve: {counts['solved']} solved, {counts['failed']} failed{resumed}\n")
+    if counts["failed"]:
+        sys.exit(1)
 
 
 def explain(

@@ -18,14 +18,18 @@ def load_any_case(path: Path) -> Case:
     path = Path(path)
     if path.is_dir():
         raise InputError(f"{path}: is a directory, not a case file")
-    data = load_json(path)
+    return parse_any_case(load_json(path), str(path), default_id=path.stem)
+
+
+def parse_any_case(data: object, source: str, default_id: str = "case") -> Case:
+    """One parsed case record in any shape `load_any_case` reads (`source` names it in errors; a record
+    with no id of its own takes `default_id`)."""
     if is_native_case(data):
-        return case_from_native(
-            data, case_id=str(data.get("case_id") or path.stem), source=str(path), readings={}
-        )
+        case_id = str(data.get("case_id") or default_id)
+        return case_from_native(data, case_id=case_id, source=source, readings={})
     if isinstance(data, dict) and "domicile_history" in data and "domicile" not in data:
-        return case_from_openexempt({"case_id": path.stem, **data}, readings={}, source=str(path))
-    return parse_case(data, source=str(path))
+        return case_from_openexempt({"case_id": default_id, **data}, readings={}, source=source)
+    return parse_case(data, source=source)
 
 
 def load_any_table(path: Path) -> ExemptionTable:

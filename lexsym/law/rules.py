@@ -53,6 +53,39 @@ def rules_root(override: str | None = None) -> Path:
     raise InputError("cannot find the statutes/ and encodings/ directories; set LEXSYM_RULES")
 
 
+_TREES: dict[Path, tuple[tuple[tuple[str, int], ...], dict[str, list[Path]]]] = {}
+
+
+def _directory_stamps(statutes: Path) -> tuple[tuple[str, int], ...]:
+    """Every directory under `statutes` with its mtime: a file added, removed or renamed anywhere in the
+    tree changes one of them."""
+    stamps = []
+    pending = [statutes]
+    while pending:
+        directory = pending.pop()
+        with os.scandir(directory) as entries:
+            children = [Path(entry.path) for entry in entries if entry.is_dir()]
+        stamps.append((str(directory), directory.stat().st_mtime_ns))
+        pending.extend(children)
+    return tuple(sorted(stamps))
+
+
+def _statute_tree(root: Path) -> dict[str, list[Path]]:
+    """The rule files of `root/statutes` by top-level part ("" for files directly in it, else the
+    directory's name), listed once per process and again whenever a directory of the tree changes
+    (a solve asks for them several times; walking the tree each time cost milliseconds per case)."""
+    statutes = root / "statutes"
+    stamps = _directory_stamps(statutes)
+    cached = _TREES.get(statutes)
+    if cached is not None and cached[0] == stamps:
+        return cached[1]
+    parts: dict[str, list[Path]] = {"": sorted(statutes.glob("*.lp"))}
+    for directory in sorted(p for p in statutes.iterdir() if p.is_dir()):
+        parts[directory.name] = sorted(directory.rglob("*.lp"))
+    _TREES[statutes] = (stamps, parts)
+    return parts
+
+
 def statute_files(root: Path, jurisdictions: Iterable[str] | None = None) -> list[Path]:
     """Every statute file, or only those a case in `jurisdictions` (ids: US, AZ, ...) needs.
 
@@ -60,23 +93,20 @@ def statute_files(root: Path, jurisdictions: Iterable[str] | None = None) -> lis
     exemptions, e.g. 11 U.S.C. § 522(p)) are always included; a state's directory is named by its
     lower-case USPS code.
     """
-    statutes = root / "statutes"
+    tree = _statute_tree(root)
     if jurisdictions is None:
-        return sorted(statutes.rglob("*.lp"))
+        return sorted(path for files in tree.values() for path in files)
     wanted = {"federal", *(part.lower() for code in jurisdictions for part in code.split("+"))}
-    files = sorted(statutes.glob("*.lp"))
-    for directory in sorted(p for p in statutes.iterdir() if p.is_dir() and p.name in wanted):
-        files.extend(sorted(directory.rglob("*.lp")))
+    files = list(tree[""])
+    for name in sorted(name for name in tree if name and name in wanted):
+        files.extend(tree[name])
     return files
 
 
 def encoded_jurisdictions(root: Path) -> list[str]:
     """Jurisdiction ids with a statute directory: US for federal/, else the directory's USPS code."""
-    codes = []
-    for directory in sorted(p for p in (root / "statutes").iterdir() if p.is_dir()):
-        if any(directory.rglob("*.lp")):
-            codes.append("US" if directory.name == "federal" else directory.name.upper())
-    return codes
+    tree = _statute_tree(root)
+    return ["US" if name == "federal" else name.upper() for name in sorted(tree) if name and tree[name]]
 
 
 def domicile_files(root: Path) -> list[Path]:
