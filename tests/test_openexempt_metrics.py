@@ -322,17 +322,17 @@ def test_oe_the_gold_is_the_proven_optimum_not_the_recorded_schedule(oe):
 def test_oe_a_schedule_beating_the_proven_optimum_is_flagged_and_the_rest_is_scored(tmp_path, monkeypatch):
     import lexsym.check.checker
 
-    real = lexsym.check.checker.check_schedules
+    real = lexsym.check.checker.check_schedules_many
 
-    def too_good(case, schedules, **kwargs):  # a checker bug: Wisconsin's answer passes as $10 too good
-        verdicts = real(case, schedules, **kwargs)
-        if case.id == "wi":
-            for verdict in verdicts:
+    def too_good(items, **kwargs):  # a checker bug: Wisconsin's answer passes as $10 too good
+        results = real(items, **kwargs)
+        for (case, _, _), verdicts in zip(items, results, strict=True):
+            for verdict in verdicts if case.id == "wi" else []:
                 verdict.valid, verdict.violations, verdict.beats_optimum = True, [], True
                 verdict.gap, verdict.non_exempt = -10, verdict.optimal_non_exempt - 10
-        return verdicts
+        return results
 
-    monkeypatch.setattr(lexsym.check.checker, "check_schedules", too_good)
+    monkeypatch.setattr(lexsym.check.checker, "check_schedules_many", too_good)
     report = score_texts(
         tmp_path,
         [

@@ -284,16 +284,17 @@ def test_a_valid_schedule_beating_the_optimum_is_a_loud_warning(
 ):
     import lexsym.check.checker
 
-    real = lexsym.check.checker.check_schedules
+    real = lexsym.check.checker.check_schedules_many
 
-    def too_good(case, schedules, **kwargs):
-        verdicts = real(case, schedules, **kwargs)
-        for verdict in verdicts:
-            verdict.valid, verdict.violations, verdict.gap, verdict.beats_optimum = True, [], -10, True
-            verdict.non_exempt = verdict.optimal_non_exempt - 10
-        return verdicts
+    def too_good(items, **kwargs):  # every checking path goes through check_schedules_many
+        results = real(items, **kwargs)
+        for verdicts in results:
+            for verdict in verdicts:
+                verdict.valid, verdict.violations, verdict.gap, verdict.beats_optimum = True, [], -10, True
+                verdict.non_exempt = verdict.optimal_non_exempt - 10
+        return results
 
-    monkeypatch.setattr(lexsym.check.checker, "check_schedules", too_good)
+    monkeypatch.setattr(lexsym.check.checker, "check_schedules_many", too_good)
     oe = [r for r in records if r["task"] == "OE"]
     path = write(tmp_path / "p.jsonl", [{"id": r["id"], "answer": r["gold"]} for r in oe])
     with caplog.at_level(logging.ERROR, logger="lexsym.scoring"):
@@ -328,10 +329,11 @@ def test_odd_jurisdiction_names_and_huge_claims_are_judged_not_crashed(tmp_path,
 def test_a_checker_failure_is_reported_and_counted_as_invalid(tmp_path, tasks_path, records, monkeypatch):
     import lexsym.check.checker
 
-    def broken(case, schedules, **kwargs):
+    def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(lexsym.check.checker, "check_schedules", broken)
+    monkeypatch.setattr(lexsym.check.checker, "check_schedules_many", broken)
     oe = [r for r in records if r["task"] == "OE"]
     report = score(
         tasks_path, write(tmp_path / "p.jsonl", [{"id": r["id"], "answer": r["gold"]} for r in oe])

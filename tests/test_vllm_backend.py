@@ -315,3 +315,68 @@ def test_engine_and_chat_options_that_change_the_text_are_in_the_cache_key(
     ):
         assert key(**options) != plain, options
     assert key(gpu_memory_utilization=0.5) == plain  # memory, not text
+
+
+# -- parallelism: tensor and pipeline in the engine, data parallelism refused ------------------------------
+
+
+def test_tensor_and_pipeline_parallel_sizes_reach_the_engine_as_whole_numbers(
+    fake_vllm: types.ModuleType, ae_tasks: Path, tmp_path: Path
+) -> None:
+    flags = ("tensor_parallel_size=4", "pipeline_parallel_size=2", "data_parallel_size=1")
+    result = run_vllm(ae_tasks, tmp_path / "run", *flags)
+    (engine,) = FakeLLM.instances
+    # data_parallel_size=1 is vLLM's own default: dropped, so it keys the cache as no option does
+    assert engine.options == {"tensor_parallel_size": 4, "pipeline_parallel_size": 2}
+    assert all(type(engine.options[name]) is int for name in engine.options)
+    assert result.header.model_settings["engine_options"] == engine.options
+    assert result.header.totals.ok == 6
+    built = VLLMModel("org/model", tensor_parallel_size="2")  # a string of digits, from Python, is read
+    assert built.engine_options == {"tensor_parallel_size": 2}
+
+
+@pytest.mark.parametrize("value", [0, -1, "two", True, 1.5, None])
+@pytest.mark.parametrize("name", ["tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size"])
+def test_a_parallel_size_that_is_not_a_whole_number_is_one_line_naming_it(
+    fake_vllm: types.ModuleType, name: str, value: Any
+) -> None:
+    with pytest.raises(InputError) as info:
+        VLLMModel("org/model", **{name: value})
+    message = str(info.value)
+    assert message == f"vllm:org/model: -M {name} must be a whole number of at least 1, not {value!r}"
+    assert FakeLLM.instances == []
+
+
+def test_data_parallelism_points_to_vllm_serve_and_the_endpoint_pool(fake_vllm: types.ModuleType) -> None:
+    with pytest.raises(InputError) as info:
+        VLLMModel("org/model", data_parallel_size=2, tensor_parallel_size=2)
+    message = str(info.value)
+    assert "\n" not in message and message.startswith("vllm:org/model: -M data_parallel_size=2:")
+    assert "`vllm serve org/model --data-parallel-size 2`" in message
+    assert "litellm:hosted_vllm/org/model with --api-base" in message and "docs/serving.md" in message
+    assert FakeLLM.instances == []  # refused before any weights load
+
+
+def test_data_parallelism_on_the_command_line_exits_2_without_vllm(ae_tasks: Path, tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    command = ("run", "--model", "vllm:org/model", "--tasks", str(ae_tasks), "--out", str(tmp_path / "run"))
+    done = subprocess.run(
+        [sys.executable, "-m", "lexsym", *command, "-M", "data_parallel_size=4"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "160"},
+        timeout=300,
+    )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "--data-parallel-size 4" in done.stderr
+
+
+def test_the_parallel_sizes_are_part_of_the_cache_key(fake_vllm: types.ModuleType) -> None:
+    from lexsym.models.base import cache_identity
+
+    plain = cache_identity(VLLMModel("org/model"))
+    assert cache_identity(VLLMModel("org/model", data_parallel_size=1)) == plain
+    assert cache_identity(VLLMModel("org/model", tensor_parallel_size=2)) != plain
+    assert cache_identity(VLLMModel("org/model", pipeline_parallel_size=2)) != plain

@@ -70,14 +70,25 @@ class CheckReport(BaseModel):
 
 def load_answer_file(path: Path, case_override: Path | None = None) -> tuple[AnswerFile, Case]:
     """The answer file and the case it refers to (`case_override` wins)."""
-    from lexsym.law.case import load_case, parse_case
+    return answer_from_record(load_json(path), path.parent, str(path), case_override)
 
-    data = load_json(path)
+
+def answer_from_record(
+    data: Any,
+    base: Path,
+    source: str,
+    case_override: Path | None = None,
+    tasks: TaskCases | None = None,
+) -> tuple[AnswerFile, Case]:
+    """An answer record (the JSON of an answer file) and its case. `base` is the folder `case_file` and
+    `task.tasks` are relative to; `source` names the record in errors; `tasks` looks cases up in task
+    files (one index per file, for batches)."""
+    from lexsym.law.case import load_case
+
     try:
         answer = AnswerFile.model_validate(data)
     except ValidationError as error:
-        raise InputError(f"{path}: {describe_validation_error(error)}") from None
-    base = path.parent
+        raise InputError(f"{source}: {describe_validation_error(error)}") from None
     if case_override is not None:
         return answer, load_case(case_override)
     if answer.case is not None:
@@ -85,16 +96,37 @@ def load_answer_file(path: Path, case_override: Path | None = None) -> tuple[Ans
     if answer.case_file:
         return answer, load_case(base / answer.case_file)
     if answer.task is not None:
-        tasks = base / answer.task.tasks
+        return answer, (tasks or TaskCases()).case(base / answer.task.tasks, answer.task.id)
+    raise InputError(f"{source}: give the case (case, case_file or task), or --case")
+
+
+class TaskCases:
+    """Cases of generated tasks by id, each task file read once however many answers refer to it."""
+
+    def __init__(self) -> None:
+        self._files: dict[Path, dict[str, tuple[int, Any]]] = {}
+
+    def case(self, tasks: Path, task_id: str) -> Case:
+        from lexsym.law.case import parse_case
+
+        if tasks not in self._files:
+            self._files[tasks] = self._index(tasks)
+        if task_id not in self._files[tasks]:
+            raise InputError(f"{tasks}: no task with id {task_id!r}")
+        number, record = self._files[tasks][task_id]
+        return parse_case(record.get("case"), source=f"{tasks}:{number}: case")
+
+    @staticmethod
+    def _index(tasks: Path) -> dict[str, tuple[int, Any]]:
+        index: dict[str, tuple[int, Any]] = {}
         for number, line in enumerate(_lines(tasks), 1):
             try:
                 record = json.loads(line)
             except json.JSONDecodeError:
                 raise InputError(f"{tasks}:{number}: invalid JSON") from None
-            if isinstance(record, dict) and record.get("id") == answer.task.id:
-                return answer, parse_case(record.get("case"), source=f"{tasks}:{number}: case")
-        raise InputError(f"{tasks}: no task with id {answer.task.id!r}")
-    raise InputError(f"{path}: give the case (case, case_file or task), or --case")
+            if isinstance(record, dict) and isinstance(record.get("id"), str):
+                index.setdefault(record["id"], (number, record))
+        return index
 
 
 def _lines(path: Path) -> list[str]:

@@ -17,16 +17,18 @@ from typing import Any
 
 import clingo
 
-from lexsym.law.allocation import AllocationProblem, decode_arguments
+from lexsym._util.errors import LexsymError
+from lexsym.check.violations import Violation, ViolationDescriber
+from lexsym.law.allocation import AllocationProblem
 from lexsym.law.allocator import split_exists
 from lexsym.law.case import Case
 from lexsym.law.citations import citation_key, resolve_citation
 from lexsym.law.facts import asp_string
-from lexsym.law.first_pass import first_pass, statute_citations
-from lexsym.law.rules import rules_root
+from lexsym.law.first_pass import first_pass_many, statute_citations
+from lexsym.law.rules import rules_root, statute_files
 from lexsym.law.solution import Solution
-from lexsym.law.solver import allowable_jurisdictions, jurisdiction_id, solve
-from lexsym.law.systems import system_constant, system_name, system_parts
+from lexsym.law.solver import allowable_many, jurisdiction_id, solve
+from lexsym.law.systems import system_constant, system_parts
 from lexsym.law.vocabulary import JURISDICTION_NAMES
 from lexsym.law.whatif import ExemptionTable
 
@@ -58,14 +60,6 @@ class ClaimedSchedule:
 
 
 @dataclass
-class Violation:
-    name: str
-    arguments: tuple
-    message: str
-    citation: str | None = None
-
-
-@dataclass
 class ScheduleVerdict:
     jurisdiction: str | None
     valid: bool
@@ -80,14 +74,6 @@ class ScheduleVerdict:
     @property
     def optimal(self) -> bool:
         return self.valid and self.gap == 0
-
-
-def _name(code: str | None) -> str:
-    return system_name(code) if code else "no jurisdiction"
-
-
-def _money(value: object) -> str:
-    return f"${value:,}" if isinstance(value, int) else str(value)
 
 
 class _Aligner:
@@ -185,13 +171,76 @@ def check_schedules(
     solution: Solution | None = None,
 ) -> list[ScheduleVerdict]:
     """Verdicts for `schedules`, all checked in one grounding of the case."""
-    root = rules_root(rules)
     solution = solution or solve(case, tables=tables, rules=rules)
+    [verdicts] = check_schedules_many([(case, schedules, solution)], tables=tables, rules=rules)
+    if isinstance(verdicts, LexsymError):
+        raise verdicts
+    return verdicts
+
+
+def check_schedules_many(
+    items: Sequence[tuple[Case, Sequence[ClaimedSchedule], Solution]],
+    *,
+    tables: Sequence[ExemptionTable] = (),
+    rules: str | None = None,
+) -> list[list[ScheduleVerdict] | LexsymError]:
+    """`check_schedules` for many cases, each with its schedules and its solution: the first passes of the
+    cases that need the same statutes are grounded together. Each case's verdicts or error, in order."""
+    root = rules_root(rules)
     known = [*statute_citations(root), *(c for table in tables for c in table.citations())]
     citation_jurisdiction = _citation_jurisdictions(root, tables)
+    results: list[list[ScheduleVerdict] | LexsymError | None] = [None] * len(items)
+    prepared: dict[int, _Prepared] = {}
+    allowable = allowable_many([case for case, _, _ in items], root, tables)
+    for index, ((case, schedules, _), codes) in enumerate(zip(items, allowable, strict=True)):
+        if isinstance(codes, LexsymError):
+            results[index] = codes
+        else:
+            prepared[index] = _prepare(case, schedules, codes, citation_jurisdiction, known)
+    groups: dict[tuple[Path, ...], list[int]] = defaultdict(list)
+    for index, ready in prepared.items():
+        groups[tuple(statute_files(root, ready.wanted))].append(index)
+    check_file = [root / "encodings" / CHECK_ENCODING]
+    for members in groups.values():
+        passes = first_pass_many(
+            [items[i][0] for i in members],
+            root,
+            tables,
+            prepared[members[0]].wanted,
+            [prepared[i].facts for i in members],
+            check_file,
+        )
+        for index, outcome in zip(members, passes, strict=True):
+            if isinstance(outcome, LexsymError):
+                results[index] = outcome
+                continue
+            try:
+                results[index] = _verdicts(*outcome, prepared[index], items[index][2], root)
+            except LexsymError as error:
+                results[index] = error
+    return [result for result in results if result is not None]
+
+
+@dataclass
+class _Prepared:
+    """A case's schedules as the checker grounds them: jurisdictions, facts and claim totals."""
+
+    jurisdictions: list[str | None]
+    wanted: list[str]
+    facts: str
+    totals: list[dict[tuple[str, str], int]]
+
+
+def _prepare(
+    case: Case,
+    schedules: Sequence[ClaimedSchedule],
+    allowable: list[str],
+    citation_jurisdiction: dict[str, str],
+    known: list[str],
+) -> _Prepared:
     aligner = _Aligner(case)
     jurisdictions = [_infer_jurisdiction(s, citation_jurisdiction, known) for s in schedules]
-    wanted = set(allowable_jurisdictions(case, root, tables)) | {j for j in jurisdictions if j}
+    wanted = set(allowable) | {j for j in jurisdictions if j}
     wanted |= {
         citation_jurisdiction[k]
         for s in schedules
@@ -204,17 +253,22 @@ def check_schedules(
         answer_facts, answer_totals = _facts(number, schedule, jurisdiction, aligner, known)
         facts.extend(answer_facts)
         totals.append(answer_totals)
-    case, first = first_pass(
-        case, root, tables, sorted(wanted), "\n".join(facts), [root / "encodings" / CHECK_ENCODING]
-    )
+    return _Prepared(jurisdictions, sorted(wanted), "\n".join(facts), totals)
+
+
+def _verdicts(
+    case: Case, first: Any, prepared: _Prepared, solution: Solution, root: Path
+) -> list[ScheduleVerdict]:
+    """The verdict of each schedule, from the check pass's violations and, for those with none, the
+    exact test that the claims can be divided between the debtors."""
     found: dict[int, list[clingo.Symbol]] = defaultdict(list)
     for symbol in first["violation"]:
         found[symbol.arguments[0].number].append(symbol.arguments[1])
-    describe = _Describer(case, first)
+    describe = ViolationDescriber(case, first)
     best = solution.optimal.non_exempt_total
     optimum_protected = solution.total_value - best
     verdicts = []
-    for number, jurisdiction in enumerate(jurisdictions):
+    for number, jurisdiction in enumerate(prepared.jurisdictions):
         violations = [describe(v, jurisdiction) for v in sorted(found.get(number, []), key=str)]
         by_exemption = {
             (asset, e): v
@@ -232,7 +286,7 @@ def check_schedules(
                         "11 U.S.C. § 522(m)",
                     )
                 )
-        protected = sum(totals[number].values())
+        protected = sum(prepared.totals[number].values())
         valid = not violations
         non_exempt = solution.total_value - protected if valid else solution.total_value
         gap = non_exempt - best if valid else 0
@@ -275,87 +329,6 @@ def _statute_citation_jurisdictions(root: Path) -> tuple[tuple[str, str], ...]:
             owners[citation_key(symbol.arguments[0].string)].add(jurisdiction_id(symbol.arguments[1]))
     # A citation shared by several systems (11 U.S.C. § 522(b)(3)(C) is in every state's) names none of them.
     return tuple((key, next(iter(codes))) for key, codes in sorted(owners.items()) if len(codes) == 1)
-
-
-class _Describer:
-    """One plain-English sentence, with its citation, per violation."""
-
-    def __init__(self, case: Case, first):
-        self.description = {asset.id: asset.description for asset in case.assets}
-        self.citation = first.citations()
-        allowable = sorted({jurisdiction_id(s.arguments[0]) for s in first["allowable"]})
-        self.allowable = ", ".join(_name(code) for code in allowable)
-
-    def __call__(self, symbol: clingo.Symbol, jurisdiction: str | None) -> Violation:
-        name = symbol.name
-        args = decode_arguments(symbol)
-        d = lambda asset: f"'{self.description.get(asset, asset)}'"  # noqa: E731
-        c = lambda exemption: self.citation.get(exemption, exemption)  # noqa: E731
-        text, cited = {
-            "jurisdiction_not_allowable": lambda: (
-                f"{_name(jurisdiction)} exemptions are not open to this debtor (allowable: {self.allowable})",
-                "11 U.S.C. § 522(b)",
-            ),
-            "no_jurisdiction": lambda: (
-                "the answer names no jurisdiction and its citations identify none",
-                "11 U.S.C. § 522(b)",
-            ),
-            "unknown_asset": lambda: (f"'{args[0]}' matches no asset of the case", None),
-            "unknown_citation": lambda: (f"'{args[1]}' is not an exemption of the encoded statutes", None),
-            "bad_amount": lambda: (
-                f"the amount {args[2]!r} claimed in {d(args[0])} under {args[1]} is not a whole, "
-                "non-negative number of dollars",
-                args[1],
-            ),
-            "other_jurisdiction": lambda: (
-                f"{c(args[1])} is a {_name(args[2].upper())} exemption, but the schedule claims "
-                f"{_name(jurisdiction)}'s: a debtor uses one jurisdiction's exemptions",
-                "11 U.S.C. § 522(b)(1)",
-            ),
-            "not_eligible": lambda: (f"{d(args[0])} does not fall under {c(args[1])}", c(args[1])),
-            "exceeds_value": lambda: (
-                f"claims on {d(args[0])} total {_money(args[1])}, more than its value {_money(args[2])}",
-                None,
-            ),
-            "per_item_exceeded": lambda: (
-                f"{c(args[1])} allows at most {_money(args[3])} in one item; {_money(args[2])} is claimed in "
-                f"{d(args[0])}",
-                c(args[1]),
-            ),
-            "exceeds_single_claim": lambda: (
-                f"{c(args[1])} can protect at most {_money(args[3])} in {d(args[0])} (its caps and the "
-                f"debtors' interests); {_money(args[2])} is claimed",
-                c(args[1]),
-            ),
-            "aggregate_exceeded": lambda: (
-                f"claims under {c(args[0])} total {_money(args[1])}, over its limit of {_money(args[2])} "
-                "in this case",
-                c(args[0]),
-            ),
-            "fallback_exceeded": lambda: (
-                f"{c(args[0])} goes {_money(args[2])} over its own limit but may take only {_money(args[3])} "
-                f"from the unused amount of {c(args[1])}",
-                c(args[0]),
-            ),
-            "item_count_exceeded": lambda: (
-                f"{c(args[0])} allows {args[2]} item claim(s) in this case; the claims need {args[1]}",
-                c(args[0]),
-            ),
-            "exclusion_broken": lambda: (
-                f"{c(args[0])} and {c(args[1])} cannot both be claimed in one case",
-                c(args[0]),
-            ),
-            "group_exceeded": lambda: (
-                f"claims counted under {c(args[0])} total {_money(args[1])}, over its cap of "
-                f"{_money(args[2])}",
-                c(args[0]),
-            ),
-            "stacking_not_allowed": lambda: (
-                f"{c(args[1])} cannot be combined with another exemption on {d(args[0])}",
-                c(args[1]),
-            ),
-        }.get(name, lambda: (f"{name}{args}", None))()
-        return Violation(name, args, text, cited)
 
 
 def violation_names(verdicts: Iterable[ScheduleVerdict]) -> list[set[str]]:

@@ -10,15 +10,41 @@ from typing import Annotated
 import typer
 
 from lexsym._util.console import table_console
+from lexsym._util.parallel import Executor
 from lexsym.cli.common import by_fields, fail
 
 
 def check(
-    answer_file: Annotated[Path, typer.Argument(help="An answer file (see `lexsym schema answer`).")],
+    answer_file: Annotated[
+        Path,
+        typer.Argument(
+            help="An answer file (see `lexsym schema answer`), or a .jsonl file of them, one per line."
+        ),
+    ],
     case: Annotated[Path | None, typer.Option(help="The case, if the answer file does not carry it.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the verdicts as JSON.")] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="A .jsonl of answers: write one verdict line per answer here (resumed if it exists)."
+        ),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option(help="A .jsonl of answers: processes to use (0: one per core).")
+    ] = 1,
+    executor: Annotated[
+        Executor, typer.Option(help="A .jsonl of answers: local processes, or a Ray cluster.")
+    ] = Executor.local,
 ) -> None:
-    """Judge answers against the logic program: exit 0 all correct, 1 wrong or suboptimal, 2 bad input."""
+    """Judge answers against the logic program: exit 0 all correct, 1 wrong or suboptimal, 2 bad input.
+
+    Given a .jsonl file, every line is an answer record judged in one batch: one line per answer on the
+    terminal (or --json lines), or verdict lines in --out; a line that cannot be read or checked is
+    recorded and the batch goes on (exit 1)."""
+    if answer_file.suffix == ".jsonl":
+        _check_batch(answer_file, case, json_output, out, workers, executor)
+    if out is not None:
+        fail("--out is for a .jsonl file of answers; a single answer file prints its verdicts", 2)
     from lexsym.check.answer_file import check_answer_file, load_answer_file
 
     answer, loaded = load_answer_file(answer_file, case)
@@ -54,6 +80,49 @@ def check(
     raise typer.Exit(0 if report.all_correct else 1)
 
 
+def _check_batch(
+    answers: Path, case: Path | None, json_output: bool, out: Path | None, workers: int, executor: Executor
+) -> None:
+    """`lexsym check ANSWERS.jsonl`: exit 0 when every answer is right, 1 when one is wrong or a line could
+    not be checked, 2 when the file itself cannot be used."""
+    import json
+    import os
+
+    from lexsym.check.answer_batch import CheckOutcome, check_answers
+
+    def show(outcome: CheckOutcome) -> None:
+        if out is not None:
+            return
+        if json_output:
+            sys.stdout.write(json.dumps(outcome.record(), ensure_ascii=False, sort_keys=True) + "\n")
+        elif outcome.report is None:
+            sys.stdout.write(f"line {outcome.line}: error: {outcome.error}\n")
+        else:
+            verdicts = ", ".join(
+                f"{v.task.value} {'correct' if v.correct else ('unparseable' if not v.parsed else 'WRONG')}"
+                for v in outcome.report.verdicts
+            )
+            sys.stdout.write(f"line {outcome.line} ({outcome.case_id}): {verdicts}\n")
+
+    counts = check_answers(
+        answers,
+        out,
+        case_override=case,
+        workers=workers or os.cpu_count() or 1,
+        executor=executor,
+        on_outcome=show,
+    )
+    summary = (
+        f"{counts.checked + counts.failed} answers: {counts.correct} all correct, "
+        f"{counts.wrong} with a wrong task, {counts.failed} not checked"
+        + (f" ({counts.resumed} resumed)" if counts.resumed else "")
+    )
+    sys.stderr.write(summary + "\n")
+    if counts.checked == 0 and counts.failed and not counts.resumed:
+        fail(f"{answers}: no answer could be checked; first error: {counts.errors[0]}", 2)
+    raise typer.Exit(0 if counts.wrong == 0 and counts.failed == 0 else 1)
+
+
 def score(
     tasks: Annotated[
         Path, typer.Argument(help="A tasks.jsonl written by `lexsym generate`, or a run directory.")
@@ -80,7 +149,13 @@ def score(
             "product (JSON: by_fields)."
         ),
     ] = "task",
-    workers: Annotated[int, typer.Option(help="Processes checking OE cases (0: one per core).")] = 0,
+    workers: Annotated[
+        int, typer.Option(help="Processes checking OE cases (0: one per core), --executor local.")
+    ] = 0,
+    executor: Annotated[
+        Executor,
+        typer.Option(help="Where OE cases are checked: local processes, or a Ray cluster (RAY_ADDRESS)."),
+    ] = Executor.local,
     table: Annotated[
         str | None,
         typer.Option(
@@ -118,13 +193,17 @@ def score(
     if predictions is None:
         fail("give the predictions file (or a run directory instead of the tasks file)", 2)
     if looks_like_openexempt(tasks):
-        report = _score_openexempt(tasks, predictions, table, statutes, seed, resamples, workers, fields)
+        report = _score_openexempt(
+            tasks, predictions, table, statutes, seed, resamples, workers, fields, executor
+        )
     else:
         if table is not None or statutes is not None:
             fail(
                 "--table and --statutes apply to OpenExempt's files only (a lexsym task set has its gold)", 2
             )
-        report = run(tasks, predictions, seed=seed, resamples=resamples, workers=workers, by=fields)
+        report = run(
+            tasks, predictions, seed=seed, resamples=resamples, workers=workers, by=fields, executor=executor
+        )
     if out is not None or json_output:
         text = report.model_dump_json(indent=2)
         if out is not None:
@@ -201,6 +280,7 @@ def _score_openexempt(
     resamples: int,
     workers: int,
     fields: tuple[str, ...],
+    executor: Executor = Executor.local,
 ):
     """OpenExempt's tasks re-golded into a temporary lexsym task set, then scored like any other."""
     import tempfile
@@ -211,8 +291,10 @@ def _score_openexempt(
 
     with tempfile.TemporaryDirectory(prefix="lexsym-openexempt-") as scratch:
         regolded = regold_for_scoring(
-            Path(tasks), Path(scratch), table=table, statutes=statutes, workers=workers
+            Path(tasks), Path(scratch), table=table, statutes=statutes, workers=workers, executor=executor
         )
         responses = gather_responses(Path(predictions), Path(scratch) / "predictions.jsonl")
-        report = run(regolded, responses, seed=seed, resamples=resamples, workers=workers, by=fields)
+        report = run(
+            regolded, responses, seed=seed, resamples=resamples, workers=workers, by=fields, executor=executor
+        )
     return report.model_copy(update={"tasks_path": str(tasks), "predictions_path": str(predictions)})

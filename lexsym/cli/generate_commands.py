@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from lexsym._util.parallel import Executor
 from lexsym.cli.common import fail
 
 
@@ -21,7 +22,13 @@ def generate(
         bool, typer.Option("--all-suites", help="Every suite: the whole benchmark.")
     ] = False,
     seed: Annotated[int | None, typer.Option(help="Override the seed of every dataset.")] = None,
-    workers: Annotated[int, typer.Option(help="Processes to use (0: one per core).")] = 0,
+    workers: Annotated[int, typer.Option(help="Processes to use (0: one per core), --executor local.")] = 0,
+    executor: Annotated[
+        Executor,
+        typer.Option(
+            help="Where cases are solved: local processes, or a Ray cluster (RAY_ADDRESS, else one here)."
+        ),
+    ] = Executor.local,
 ) -> None:
     """Generate tasks with gold answers from the logic program: tasks.jsonl and manifest.json."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -55,6 +62,7 @@ def generate(
             datasets,
             out,
             workers=workers or None,
+            executor=executor,
             per_suite=all_suites,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
         )

@@ -10,6 +10,8 @@ from typing import Annotated
 
 import typer
 
+from lexsym._util.parallel import Executor
+
 
 class SchemaName(str, Enum):
     case = "case"
@@ -44,7 +46,15 @@ def solve(
             "(JSONL: line, id, solution or error); an existing --out is resumed."
         ),
     ] = None,
-    workers: Annotated[int, typer.Option(help="--batch: processes to use (0: one per core).")] = 1,
+    workers: Annotated[
+        int, typer.Option(help="--batch: processes to use (0: one per core), --executor local.")
+    ] = 1,
+    executor: Annotated[
+        Executor,
+        typer.Option(
+            help="--batch: where cases are solved: local processes, or a Ray cluster (RAY_ADDRESS)."
+        ),
+    ] = Executor.local,
 ) -> None:
     """Solve tasks AE, EC, EV, NA and OE for one case, or for every case of a --batch file."""
     from lexsym.interop.input_files import load_any_case as load_case
@@ -53,7 +63,12 @@ def solve(
 
     tables = [load_table(path) for path in table or []]
     if batch is not None or case_file is None:
-        options = {"tables": tables, "all_jurisdictions": all_jurisdictions, "time_limit": time_limit}
+        options = {
+            "tables": tables,
+            "all_jurisdictions": all_jurisdictions,
+            "time_limit": time_limit,
+            "executor": executor,
+        }
         _solve_batch(case_file, batch, out, rules, workers, json_output, options)
         return
     case = load_case(case_file)

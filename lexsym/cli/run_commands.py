@@ -90,7 +90,13 @@ def run(
     cache_dir: Annotated[
         Path | None, typer.Option(help="Cache directory (default $LEXSYM_CACHE_DIR or ~/.cache/lexsym).")
     ] = None,
-    api_base: Annotated[str | None, typer.Option(help="Base URL of an OpenAI-compatible server.")] = None,
+    api_base: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Base URL of an OpenAI-compatible server. Repeat it (or separate URLs by commas) for a "
+            "pool of servers of the same model: requests go to the least busy, around any that is down."
+        ),
+    ] = None,
     retry_base: Annotated[float, typer.Option(help="Backoff base, seconds (full jitter).")] = 1.0,
     retry_cap: Annotated[float, typer.Option(help="Backoff cap, seconds.")] = 60.0,
     max_attempts: Annotated[int, typer.Option(help="Calls per sample at most, on transient errors.")] = 6,
@@ -157,7 +163,7 @@ def run(
         out,
         params=params,
         options=options,
-        model_options={"api_base": values["api_base"], **model_options},
+        model_options={"api_base": _endpoints(values["api_base"]), **model_options},
     )
     recorded = {k: v for k, v in values.items() if k != "model_option"}
     recorded["model_options"] = redact_options(model_options)  # no credential in a file left behind
@@ -180,6 +186,14 @@ def run(
         raise typer.Exit(130)
     if header.failed:
         raise typer.Exit(1)
+
+
+def _endpoints(api_bases: list[str] | None) -> str | list[str] | None:
+    """`--api-base` as the backend takes it: one URL as a string (as a run always recorded it), several as
+    a list (an endpoint pool)."""
+    if not api_bases:
+        return None
+    return api_bases[0] if len(api_bases) == 1 else list(api_bases)
 
 
 def _summarise_run(result: Any, out: Path) -> None:

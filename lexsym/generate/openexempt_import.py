@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -27,6 +26,7 @@ from typing import Any
 from lexsym._util.atomic import write_atomic
 from lexsym._util.errors import InputError
 from lexsym._util.jsonl import LineError, read_jsonl
+from lexsym._util.parallel import Executor, map_in_order
 from lexsym._version import __version__
 from lexsym.interop.gold_diff import GoldItem, gold_diff, markdown
 from lexsym.interop.gold_items import is_replay_record, item_from_task, items_from_replay
@@ -106,22 +106,14 @@ def _replay_job(job: tuple[dict[str, Any], ExemptionTable | None, str]) -> list[
     return list(items_from_replay(record, table, source, readings=None if table is not None else {}))
 
 
-def _pool_map(function: Callable, jobs: list, workers: int, progress: Callable[[int, int], None] | None):
-    results = []
-    if workers > 1 and len(jobs) > 1:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for result in pool.imap(function, jobs, chunksize=4):
-                results.append(result)
-                if progress:
-                    progress(len(results), len(jobs))
-            pool.close()
-            pool.join()
-        return results
-    for job in jobs:
-        results.append(function(job))
-        if progress:
-            progress(len(results), len(jobs))
-    return results
+def _pool_map(
+    function: Callable,
+    jobs: list,
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+    executor: Executor | str = Executor.local,
+) -> list:
+    return list(map_in_order(function, jobs, workers=workers, executor=executor, progress=progress))
 
 
 def _replay_records(path: Path) -> list[tuple[int, dict[str, Any]]] | None:
@@ -162,6 +154,7 @@ def regold_datasets(
     opt_out: dict[str, bool] | None,
     workers: int,
     progress: Callable[[int, int], None] | None = None,
+    executor: Executor | str = Executor.local,
 ) -> tuple[list[dict[str, Any]], list[GoldItem]]:
     """Every task of `datasets` as a lexsym task record with our gold (in dataset order), and its gold-diff
     item."""
@@ -170,12 +163,18 @@ def regold_datasets(
         for dataset in datasets
         for task in dataset.tasks
     ]
-    results = _pool_map(_run, jobs, workers or os.cpu_count() or 1, progress)
+    results = _pool_map(_run, jobs, workers or os.cpu_count() or 1, progress, executor)
     return [record for record, _ in results], [item for _, item in results]
 
 
 def regold_for_scoring(
-    source: Path, out_dir: Path, *, table: str | None, statutes: Path | None, workers: int = 0
+    source: Path,
+    out_dir: Path,
+    *,
+    table: str | None,
+    statutes: Path | None,
+    workers: int = 0,
+    executor: Executor | str = Executor.local,
 ) -> Path:
     """OpenExempt's test tasks under `source` (its runs cover that split only) re-golded into one lexsym
     tasks file in `out_dir` (with the table beside it), for `lexsym score`. `table` None: OpenExempt's
@@ -194,7 +193,9 @@ def regold_for_scoring(
     chosen = theirs if name == "openexempt" else None
     for dataset in datasets:  # OpenExempt runs and evaluates the test split only
         dataset.tasks = [task for task in dataset.tasks if task.split == "test"]
-    records, _ = regold_datasets([d for d in datasets if d.tasks], name, chosen, None, workers)
+    records, _ = regold_datasets(
+        [d for d in datasets if d.tasks], name, chosen, None, workers, executor=executor
+    )
     path = Path(out_dir) / "tasks.jsonl"
     write_atomic(path, "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in records))
     if chosen is not None:

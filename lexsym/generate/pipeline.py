@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -20,7 +19,8 @@ from typing import Any
 
 from lexsym._util.atomic import write_atomic
 from lexsym._util.datafiles import data_dir
-from lexsym._util.errors import SolveError
+from lexsym._util.errors import LexsymError, SolveError
+from lexsym._util.parallel import Executor, map_in_order
 from lexsym._version import __version__
 from lexsym.generate.config import GeneratorConfig, shape_id
 from lexsym.generate.suites import Dataset
@@ -46,25 +46,39 @@ def _prompt_jurisdictions(config: GeneratorConfig) -> tuple[str, ...]:
     return ("US", *states)
 
 
-def _run_job(job: _Job) -> list[tuple[str, int, str]]:
-    """Solve one case and render its task record for every dataset sharing it: (dataset key, index, line)."""
-    from lexsym.generate.render import render_prompt
+def _run_jobs(jobs: list[_Job]) -> list[list[tuple[str, int, str]]]:
+    """For each job, its task record for every dataset sharing its case: (dataset key, index, line). The
+    jobs' cases, and the obfuscated twins that prove the law ignores the distractions, are solved
+    together."""
     from lexsym.generate.sampling import sample_scenario
-    from lexsym.law.solver import solve
+    from lexsym.law.solver import solve_cases
+
+    scenarios = [sample_scenario(job.datasets[0].config, job.index) for job in jobs]
+    twins = [i for i, job in enumerate(jobs) if any(d.config.obfuscated for d in job.datasets)]
+    cases = [s.case for s in scenarios] + [scenarios[i].obfuscated_case() for i in twins]
+    solved = solve_cases(cases)
+    again = dict(zip(twins, solved[len(jobs) :], strict=True))
+    return [
+        _render_job(job, scenario, solution, again.get(index))
+        for index, (job, scenario, solution) in enumerate(zip(jobs, scenarios, solved, strict=False))
+    ]
+
+
+def _render_job(
+    job: _Job, scenario: Any, solution: Any, obfuscated_solution: Any
+) -> list[tuple[str, int, str]]:
+    from lexsym.generate.render import render_prompt
     from lexsym.law.statute_sheet import sheet_for
 
-    first = job.datasets[0].config
-    scenario = sample_scenario(first, job.index)
-    solution = solve(scenario.case)
+    for result in (solution, obfuscated_solution):
+        if isinstance(result, LexsymError):
+            raise result
     _refuse_stale_amounts(scenario.case, solution)
     gold = gold_answers(scenario.case, solution)
-    obfuscated = any(d.config.obfuscated for d in job.datasets)
-    if obfuscated:
-        # The distracting stays and other people's property are facts of the obfuscated case: re-solving
-        # it proves the law ignores them (the gold answers must not move).
-        again = gold_answers(scenario.case, solve(scenario.obfuscated_case()))
-        if again != gold:
-            raise SolveError(f"case {scenario.case.id}: obfuscation changed the gold answers")
+    # The distracting stays and other people's property are facts of the obfuscated case: re-solving it
+    # proves the law ignores them (the gold answers must not move).
+    if obfuscated_solution is not None and gold_answers(scenario.case, obfuscated_solution) != gold:
+        raise SolveError(f"case {scenario.case.id}: obfuscation changed the gold answers")
     lines = []
     for dataset in job.datasets:
         config = dataset.config
@@ -163,38 +177,27 @@ def generate(
     out: Path,
     *,
     workers: int | None = None,
+    executor: Executor | str = Executor.local,
     per_suite: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Write `tasks.jsonl` and `manifest.json` into `out` (or into `out/<suite>/` for each suite, with a
-    summary `out/manifest.json`); return the top manifest."""
+    summary `out/manifest.json`); return the top manifest. Cases are solved in `workers` local processes
+    (None: one per core) or, with `executor` "ray", on a Ray cluster."""
+    from lexsym.law.solver import CASES_PER_GROUNDING
+
     jobs = _jobs(datasets)
     workers = workers or os.cpu_count() or 1
     results: dict[str, dict[int, str]] = defaultdict(dict)
+    runs = [jobs[i : i + CASES_PER_GROUNDING] for i in range(0, len(jobs), CASES_PER_GROUNDING)]
     done = 0
-
-    def collect(lines: list[tuple[str, int, str]]) -> None:
-        nonlocal done
-        for key, index, line in lines:
-            results[key][index] = line
-        done += 1
+    for rendered in map_in_order(_run_jobs, runs, workers=workers, executor=executor, chunk_size=1):
+        for lines in rendered:
+            for key, index, line in lines:
+                results[key][index] = line
+        done += len(rendered)
         if progress:
             progress(done, len(jobs))
-
-    if workers > 1 and len(jobs) > 1:
-        pool = multiprocessing.get_context("fork").Pool(workers)
-        try:
-            for lines in pool.imap_unordered(_run_job, jobs, chunksize=4):
-                collect(lines)
-            pool.close()  # let the workers finish and exit on their own, rather than be terminated
-        except BaseException:
-            pool.terminate()
-            raise
-        finally:
-            pool.join()
-    else:
-        for job in jobs:
-            collect(_run_job(job))
     inputs = inputs_digest()
     if not per_suite:
         return _write(out, datasets, results, inputs)

@@ -9,15 +9,16 @@ batch appends exactly the lines an uninterrupted one would have written.
 
 from __future__ import annotations
 
+import itertools
 import json
-import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from lexsym._util.errors import InputError, LexsymError
+from lexsym._util.parallel import Executor, map_in_order
+from lexsym._util.resumable_output import append_record, complete_lines
 from lexsym.law.case import Case, parse_case
 from lexsym.law.solution import Solution
 from lexsym.law.whatif import ExemptionTable
@@ -67,6 +68,37 @@ def _solve_one(item: tuple[int, str | None, Case | str, _Options]) -> SolveOutco
     return SolveOutcome(index, case_id, solution)
 
 
+def _solve_chunk(items: list[tuple[int, str | None, Case | str, _Options]]) -> list[SolveOutcome]:
+    """Outcomes of a run of cases that share options, solved together; never raises."""
+    from lexsym.law.solver import solve_cases
+
+    options = items[0][3]
+    readable = [(index, case_id, case) for index, case_id, case, _ in items if isinstance(case, Case)]
+    try:
+        solved = solve_cases(
+            [case for _, _, case in readable],
+            tables=options.tables,
+            all_jurisdictions=options.all_jurisdictions,
+            rules=options.rules,
+            time_limit=options.time_limit,
+        )
+    except Exception:  # an internal error: solve them one by one, so it is reported for its own case
+        return [_solve_one(item) for item in items]
+    outcomes = {
+        index: SolveOutcome(index, case_id, None, str(result))
+        if isinstance(result, LexsymError)
+        else SolveOutcome(index, case_id, result)
+        for (index, case_id, _), result in zip(readable, solved, strict=True)
+    }
+    return [outcomes.get(item[0]) or _solve_one(item) for item in items]
+
+
+def _runs(items: Iterable, size: int) -> Iterator[list]:
+    iterator = iter(items)
+    while run := list(itertools.islice(iterator, size)):
+        yield run
+
+
 def solve_many(
     cases: Iterable[Case | str],
     *,
@@ -75,24 +107,25 @@ def solve_many(
     rules: str | None = None,
     time_limit: int = 0,
     workers: int = 1,
+    executor: Executor | str = Executor.local,
     start: int = 0,
 ) -> Iterator[SolveOutcome]:
-    """Solve every case, yielding outcomes in input order (a case given as a string is an error message
-    for a case that could not be read). `workers` > 1 spreads cases over that many processes; a worker
-    that dies makes the pool raise rather than hang (`BrokenProcessPool`). `start` numbers the first
+    """Solve every case, outcomes streamed in input order (a case given as a string is an error message
+    for a case that could not be read). `workers` > 1 spreads cases over that many local processes, and
+    `executor` "ray" over a Ray cluster (`lexsym._util.parallel`); a worker that dies raises `WorkerDied`
+    rather than hang; an executor that cannot run raises here, before any case. `start` numbers the first
     case (for resumed batches)."""
+    from lexsym.law.solver import CASES_PER_GROUNDING
+
     options = _Options(tuple(tables), all_jurisdictions, rules, time_limit)
     items = (
         (start + number, case.id if isinstance(case, Case) else None, case, options)
         for number, case in enumerate(cases)
     )
-    if workers <= 1:
-        yield from map(_solve_one, items)
-        return
-    import multiprocessing
-
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        yield from pool.map(_solve_one, items, chunksize=4)
+    chunks = map_in_order(
+        _solve_chunk, _runs(items, CASES_PER_GROUNDING), workers=workers, executor=executor, chunk_size=1
+    )
+    return (outcome for chunk in chunks for outcome in chunk)
 
 
 def read_cases(
@@ -117,18 +150,6 @@ def read_cases(
         yield error.line, str(error)
 
 
-def _done_lines(out: Path) -> int:
-    """How many complete lines a previous run left in `out`; a torn last line (a kill mid-write) is cut."""
-    if not out.exists():
-        return 0
-    data = out.read_bytes()
-    complete = data[: data.rfind(b"\n") + 1]
-    if len(complete) != len(data):
-        with out.open("r+b") as handle:
-            handle.truncate(len(complete))
-    return complete.count(b"\n")
-
-
 def solve_file(
     cases_path: Path,
     out: Path,
@@ -143,15 +164,15 @@ def solve_file(
     cases_path, out = Path(cases_path), Path(out)
     if cases_path.resolve() == out.resolve():
         raise InputError(f"{out}: the solutions file cannot be the cases file")
-    done = _done_lines(out)
+    done = complete_lines(out)
     pending = list(read_cases(cases_path, parse))
     if done > len(pending):
         raise InputError(f"{out}: holds {done} lines, more than the {len(pending)} cases of {cases_path}")
     lines = [number for number, _ in pending[done:]]
     counts = {"solved": 0, "failed": 0, "resumed": done}
+    outcomes = solve_many((case for _, case in pending[done:]), start=done, **options)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("ab") as handle:
-        outcomes = solve_many((case for _, case in pending[done:]), start=done, **options)
         for line, outcome in zip(lines, outcomes, strict=True):
             record: dict[str, Any] = {"line": line, "id": outcome.case_id}
             if outcome.ok:
@@ -160,9 +181,7 @@ def solve_file(
             else:
                 record["error"] = outcome.error
                 counts["failed"] += 1
-            handle.write((json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n").encode())
-            handle.flush()
-            os.fsync(handle.fileno())
+            append_record(handle, record)
             if progress:
                 progress(1)
     return counts

@@ -12,17 +12,24 @@ from __future__ import annotations
 
 import logging
 import re
+import signal
+import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import clingo
 from clingo import ast
 from clingo.application import Application, clingo_main
 
 from lexsym._util.errors import RuleError, SolveError
+
+if TYPE_CHECKING:
+    from lexsym.law.case_tagging import Tagging
 
 log = logging.getLogger("lexsym.clingo")
 
@@ -93,8 +100,13 @@ def parsed_file(path: Path, log_: MessageLog) -> list[ast.AST]:
     key = (str(path), stat.st_mtime_ns, stat.st_size)
     if key not in _PARSED:
         statements: list[ast.AST] = []
+
+        def keep(statement: ast.AST) -> None:
+            if statement.ast_type != ast.ASTType.Comment:  # nothing to ground, and half the statements
+                statements.append(statement)
+
         try:
-            ast.parse_files([str(path)], statements.append, logger=log_, message_limit=100)
+            ast.parse_files([str(path)], keep, logger=log_, message_limit=100)
         except RuntimeError:
             raise log_.error(f"{path}: cannot parse") from None
         _PARSED[key] = statements
@@ -129,6 +141,78 @@ def solve_stratified(files: Sequence[Path], program: str) -> list[clingo.Symbol]
         found = "no answer set" if not models else "several answer sets"
         raise SolveError(f"the rules gave {found}; expected exactly one (is a statute rule non-stratified?)")
     return models[0]
+
+
+_TAGGINGS: dict[tuple[tuple[tuple[str, int, int], ...], frozenset[str], frozenset[str]], Tagging] = {}
+
+
+def _stamp(path: Path) -> tuple[str, int, int]:
+    stat = path.stat()
+    return str(path), stat.st_mtime_ns, stat.st_size
+
+
+def _tagging(universe: Sequence[Path], names: set[str], shared: set[str], log_: MessageLog) -> Tagging:
+    """How batches over the rule files `universe`, with case facts defining `names` and facts shared by
+    every case defining `shared`, are rewritten (lexsym.law.case_tagging): one rewriting per version of
+    those files and set of shared predicates, and another only for case facts of predicates the rules
+    also define."""
+    from lexsym.law.case_tagging import Tagging
+
+    stamps = tuple(_stamp(path) for path in universe)
+    common = frozenset(shared)
+    if (stamps, frozenset(), common) not in _TAGGINGS:
+        statements = (s for path in universe for s in parsed_file(path, log_))
+        _TAGGINGS[(stamps, frozenset(), common)] = Tagging(statements, shared=common)
+    extra = frozenset(_TAGGINGS[(stamps, frozenset(), common)].unserved(names))
+    if (stamps, extra, common) not in _TAGGINGS:
+        statements = (s for path in universe for s in parsed_file(path, log_))
+        _TAGGINGS[(stamps, extra, common)] = Tagging(statements, extra, common)
+    return _TAGGINGS[(stamps, extra, common)]
+
+
+MIN_TOGETHER = 2
+"""Fewer programs than this are solved one by one."""
+
+
+def solve_stratified_together(
+    files: Sequence[Path], programs: Sequence[str], universe: Sequence[Path], shared: str = ""
+) -> list[list[clingo.Symbol]] | None:
+    """`solve_stratified(files, program)` for every program, in one grounding (lexsym.law.case_tagging):
+    the shown atoms of each, `shared` (facts, such as a what-if table's) being part of every program.
+    `universe` is every rule file of the rules directory (`files` among them).
+    None when the batch cannot be solved together (too few programs, a statement the rewriting does not
+    cover, a clingo message, not exactly one answer set): the caller then solves the programs one by
+    one, so that any error is reported for its own case."""
+    paths = [Path(path) for path in files]
+    if len(programs) < MIN_TOGETHER or not set(paths) <= set(map(Path, universe)):
+        return None
+    from lexsym.law.case_tagging import NotTaggable, parse_case_facts
+
+    log_ = MessageLog()
+    try:
+        cases = [parse_case_facts(text) for text in programs]
+        common = parse_case_facts(shared)
+        names = {name for facts in cases for name, _ in facts}
+        tagging = _tagging([Path(path) for path in universe], names, {name for name, _ in common}, log_)
+        if tagging.unserved(names) or tagging.shared & tagging.dependent:
+            return None
+        control = clingo.Control(["--models=2", "--warn=all"], logger=log_, message_limit=100)
+        with ast.ProgramBuilder(control) as builder:
+            for path in paths:
+                for statement in tagging.rewritten(_stamp(path), parsed_file(path, log_)):
+                    builder.add(statement)
+        control.add("base", [], "".join(tagging.case_facts(facts, n) for n, facts in enumerate(cases)))
+        control.add("base", [], shared)
+        control.ground([("base", [])])
+    except (NotTaggable, RuntimeError, RuleError):
+        return None
+    if any(code in FATAL_CODES or "error" in message for code, message in log_.messages):
+        return None
+    models: list[list[clingo.Symbol]] = []
+    control.solve(on_model=lambda model: models.append(model.symbols(shown=True)))
+    if len(models) != 1:
+        return None
+    return tagging.split(models[0], len(programs))
 
 
 @dataclass
@@ -201,6 +285,23 @@ class _LpxApplication(Application):
         self.best = (objective, model.symbols(shown=True), values)
 
 
+@contextmanager
+def _signal_handlers_kept() -> Iterator[None]:
+    """Put back this process's SIGINT and SIGTERM handlers after `clingo_main`, which installs its own at
+    the C level and leaves them behind: a worker that had solved a case then died of a segmentation fault
+    when a pool sent it SIGTERM, instead of exiting."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers can only be set, and are only run, in the main thread
+        return
+    saved = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            if handler is not None:
+                signal.signal(number, handler)
+
+
 def optimise_lpx(encoding: Path, program: str, *, time_limit: int = 0) -> LpxResult:
     """Maximise the encoding's `&maximize` objective; `proven` is true when the search was exhausted."""
     log_ = MessageLog()
@@ -214,7 +315,8 @@ def optimise_lpx(encoding: Path, program: str, *, time_limit: int = 0) -> LpxRes
         f"--time-limit={time_limit}",
     ]
     started = time.perf_counter()
-    clingo_main(app, arguments)
+    with _signal_handlers_kept():
+        clingo_main(app, arguments)
     seconds = time.perf_counter() - started
     if app.error is not None:
         raise app.error

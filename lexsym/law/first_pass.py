@@ -14,13 +14,13 @@ from pathlib import Path
 
 import clingo
 
-from lexsym._util.errors import RuleError, SolveError
+from lexsym._util.errors import LexsymError, RuleError, SolveError
 from lexsym.law.allocation import decode_arguments
 from lexsym.law.case import Case
 from lexsym.law.citations import resolve_citation
-from lexsym.law.clingo_runner import solve_stratified
+from lexsym.law.clingo_runner import solve_stratified, solve_stratified_together
 from lexsym.law.facts import case_facts
-from lexsym.law.rules import case_encoding_files, statute_files
+from lexsym.law.rules import case_encoding_files, statute_files, stratified_files
 from lexsym.law.whatif import ExemptionTable
 
 
@@ -123,6 +123,59 @@ def first_pass(
     first = FirstPass.of(solve_stratified(files, case_program(case, tables) + "\n" + extra_program))
     _raise_on_rule_defects(first)
     return case, first
+
+
+MOST_ASSETS_TOGETHER = 10
+"""Cases with more assets than this are grounded alone: their own instances outweigh the fixed price a
+batch saves, and splitting their many atoms back costs more (measured in benchmarks/solve_versus.py: a
+batch was faster up to 8 assets and slower at 16 and 64)."""
+
+
+def first_pass_many(
+    cases: Sequence[Case],
+    root: Path,
+    tables: Sequence[ExemptionTable] = (),
+    jurisdictions: Iterable[str] | None = None,
+    extra_programs: Sequence[str] | None = None,
+    extra_files: Sequence[Path] = (),
+) -> list[tuple[Case, FirstPass] | LexsymError]:
+    """`first_pass` for cases that need the same statutes, grounded together (see
+    `solve_stratified_together`); each case's result or error, in order. `extra_programs` gives each case
+    its own extra facts. Cases the batch cannot carry are run one by one, so each error is the one
+    `first_pass` gives."""
+    extras = list(extra_programs) if extra_programs is not None else [""] * len(cases)
+    jurisdictions = list(jurisdictions) if jurisdictions is not None else None
+    resolved: list[Case | LexsymError] = []
+    for case in cases:
+        try:
+            resolved.append(_resolve_listed_citations(case, root, tables, jurisdictions))
+        except LexsymError as error:
+            resolved.append(error)
+    small = [
+        (case, extra)
+        for case, extra in zip(resolved, extras, strict=True)
+        if isinstance(case, Case) and len(case.assets) <= MOST_ASSETS_TOGETHER
+    ]
+    files = [*statute_files(root, jurisdictions), *case_encoding_files(root), *extra_files]
+    programs = [case_program(case) + "\n" + extra for case, extra in small]
+    shared = "\n".join(f for table in tables for f in table.to_facts())
+    together = solve_stratified_together(files, programs, stratified_files(root), shared)
+    shown = iter(together) if together is not None else None
+    results: list[tuple[Case, FirstPass] | LexsymError] = []
+    for case, extra in zip(resolved, extras, strict=True):
+        if isinstance(case, LexsymError):
+            results.append(case)
+            continue
+        try:
+            if shown is None or len(case.assets) > MOST_ASSETS_TOGETHER:
+                results.append(first_pass(case, root, tables, jurisdictions, extra, extra_files))
+                continue
+            first = FirstPass.of(next(shown))
+            _raise_on_rule_defects(first)
+            results.append((case, first))
+        except LexsymError as error:
+            results.append(error)
+    return results
 
 
 def _raise_on_rule_defects(first: FirstPass) -> None:

@@ -126,9 +126,19 @@ def allocation_encoding(root: Path) -> Path:
     return root / "encodings" / ALLOCATION_ENCODING
 
 
+def rule_files(root: Path) -> list[Path]:
+    """Every rule file of `root`: the statutes and the encodings, sorted."""
+    return sorted([*statute_files(root), *(root / "encodings").glob("*.lp")])
+
+
+def stratified_files(root: Path) -> list[Path]:
+    """The rule files of the deterministic passes (every one but the allocation encoding), sorted."""
+    return [path for path in rule_files(root) if path != allocation_encoding(root)]
+
+
 def rules_digest(root: Path) -> str:
     """A hash of every rule file, recorded in outputs so results can be traced to the rules that made them."""
-    files = sorted([*statute_files(root), *(root / "encodings").glob("*.lp")])
+    files = rule_files(root)
     return _digest(root, tuple((path, path.stat().st_mtime_ns, path.stat().st_size) for path in files))
 
 

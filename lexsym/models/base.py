@@ -62,6 +62,11 @@ class PermanentModelError(ModelError):
     transient = False
 
 
+class EndpointUnreachableError(TransientModelError):
+    """No HTTP answer at all: the connection was refused or reset, or the host is unknown. Transient, and
+    the one failure an endpoint pool answers by sending the request to another endpoint."""
+
+
 class Model(Protocol):
     id: str
 

@@ -22,10 +22,13 @@ Design choices, each for a reason:
   provider says it was not. `drop_params=false` turns this off and sends everything as asked.
 * `litellm:hosted_vllm/<model>` needs a server: without `api_base` it takes `HOSTED_VLLM_API_BASE` and
   says so, and with neither it is refused rather than sent to a default endpoint.
-* Errors are typed for the runner: `TransientModelError` (429, 408, 5xx, timeouts, connection failures,
-  a garbled body) is worth a retry; `PermanentModelError` (400, 401, 403, 404, 422, context too long,
-  quota exhausted) is recorded and the sample moves on. A 429 carries `retry_after` (seconds) when the
-  provider sent a Retry-After header.
+* Several endpoints (`api_base` a list, or URLs separated by commas) are one pool of servers of the same
+  model (`lexsym.models.endpoint_pool`): requests are spread over them, a dead one is routed around, and
+  the cache identity names the pool, not its URLs, so answers stay cached whichever server gave them.
+* Errors are typed for the runner: `TransientModelError` (429, 408, 5xx, timeouts, connection failures
+  as its `EndpointUnreachableError`, a garbled body) is worth a retry; `PermanentModelError` (400, 401,
+  403, 404, 422, context too long, quota exhausted) is recorded and the sample moves on. A 429 carries
+  `retry_after` (seconds) when the provider sent a Retry-After header.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from lexsym.models.base import (
     TransientModelError,
     split_reasoning,
 )
+from lexsym.models.endpoint_pool import EndpointPool, endpoint_urls
 from lexsym.models.litellm_errors import classify
 from lexsym.models.redaction import redact_options, redact_secrets
 
@@ -87,7 +91,8 @@ def _import_litellm() -> ModuleType:
 class LiteLLMModel:
     """A model reached through litellm: `LiteLLMModel("openai/gpt-4o")` has the id `litellm:openai/gpt-4o`.
 
-    `api_base` points at another endpoint (an OpenAI-compatible server); `api_key_env` names the
+    `api_base` points at another endpoint (an OpenAI-compatible server), or at several serving the same
+    model (a list, or URLs separated by commas: an `EndpointPool`); `api_key_env` names the
     environment variable holding its key, read at each call; `timeout` is seconds per request. Further
     keyword options (`drop_params=True`, `reasoning_effort="low"`, `custom_llm_provider`, `mock_response`,
     …) are passed to `litellm.acompletion` as they are.
@@ -97,7 +102,7 @@ class LiteLLMModel:
         self,
         model: str,
         *,
-        api_base: str | None = None,
+        api_base: str | list[str] | None = None,
         api_key_env: str | None = None,
         timeout: float = 600,
         **extra: Any,
@@ -111,17 +116,22 @@ class LiteLLMModel:
             )
         if api_key_env is not None and not os.environ.get(api_key_env):
             raise InputError(f"litellm:{model}: the environment variable {api_key_env} is not set")
-        if api_base is None and model.startswith("hosted_vllm/"):
-            api_base = os.environ.get("HOSTED_VLLM_API_BASE") or None
-            if api_base is None:
+        urls = endpoint_urls(api_base)
+        if not urls and model.startswith("hosted_vllm/"):
+            urls = endpoint_urls(os.environ.get("HOSTED_VLLM_API_BASE"))
+            if not urls:
                 raise InputError(
                     f"litellm:{model}: a hosted_vllm model needs its server: give --api-base "
                     "(e.g. http://localhost:8000/v1) or set HOSTED_VLLM_API_BASE"
                 )
-            log.warning("litellm:%s: no --api-base given; using HOSTED_VLLM_API_BASE=%s", model, api_base)
+            log.warning(
+                "litellm:%s: no --api-base given; using HOSTED_VLLM_API_BASE=%s", model, ",".join(urls)
+            )
         self.model = model
         self.id = f"litellm:{model}"
-        self.api_base = api_base
+        #: The one endpoint, or None for the provider's own (and for a pool, whose URLs are `pool.urls`).
+        self.api_base = urls[0] if len(urls) == 1 else None
+        self.pool = EndpointPool(urls, label=self.id) if len(urls) > 1 else None
         self.api_key_env = api_key_env
         self.timeout = float(timeout)
         self.extra = extra
@@ -129,12 +139,16 @@ class LiteLLMModel:
         self._supported_known = False
 
     def __repr__(self) -> str:
-        return f"LiteLLMModel({self.model!r}, api_base={self.api_base!r}, api_key_env={self.api_key_env!r})"
+        api_base = self.pool.urls if self.pool is not None else self.api_base
+        return f"LiteLLMModel({self.model!r}, api_base={api_base!r}, api_key_env={self.api_key_env!r})"
 
     async def aclose(self) -> None:
         """Stop litellm's background logging worker in this event loop. Left running, it is destroyed
         pending when the loop closes, and a second run in the same process finds it bound to a dead loop.
-        Best effort: the worker is a litellm internal that may change."""
+        Best effort: the worker is a litellm internal that may change. For a pool, first logs how many
+        requests each endpoint served."""
+        if self.pool is not None:
+            log.info("%s: requests per endpoint: %s", self.id, self.pool.describe())
         if _litellm is None:
             return
         try:
@@ -186,24 +200,29 @@ class LiteLLMModel:
 
     def cache_identity(self) -> dict[str, Any]:
         """The settings besides the model id and generation parameters that change what comes back: the
-        endpoint, and every option passed to litellm except timeouts and the key's variable name."""
+        endpoint, and every option passed to litellm except timeouts and the key's variable name. A pool
+        is named as one, not by its URLs: its servers are copies of one model, so which of them answered,
+        and how many there are, changes nothing (`lexsym.models.endpoint_pool`)."""
         identity = {k: v for k, v in sorted(self.extra.items()) if k not in _NOT_OUTPUT}
         if self.api_base is not None:
             identity["api_base"] = self.api_base
+        if self.pool is not None:
+            identity["endpoints"] = "pool"
         return identity
 
     def settings(self) -> dict[str, Any]:
         """What run.json records of this backend: endpoint and options (never a key)."""
         recorded = redact_options(self.extra)
         return {
-            "api_base": self.api_base,
+            "api_base": self.pool.urls if self.pool is not None else self.api_base,
             "api_key_env": self.api_key_env,
             "timeout": self.timeout,
             **recorded,
         }
 
     def request(self, messages: list[Message], params: GenerationParams) -> dict[str, Any]:
-        """The keyword arguments for `litellm.acompletion`, without the key (which is added at call time).
+        """The keyword arguments for `litellm.acompletion`, without the key (which is added at call time)
+        and, for a pool, without the endpoint (chosen per request).
 
         Unset generation settings are left out rather than sent as null, so a provider's defaults apply,
         and settings the provider does not take are left out too (`sent_params`).
@@ -224,12 +243,24 @@ class LiteLLMModel:
     async def generate(
         self, messages: list[Message], params: GenerationParams, *, task: dict[str, Any] | None = None
     ) -> Completion:
-        """One chat completion; raises TransientModelError or PermanentModelError, with keys redacted."""
+        """One chat completion; raises TransientModelError or PermanentModelError, with keys redacted. A
+        pool sends it to one of its endpoints, and to another if that one cannot be reached."""
         litellm = _litellm or await asyncio.to_thread(_import_litellm)
         kwargs = self.request(messages, params)
         key = os.environ.get(self.api_key_env) if self.api_key_env else None
         if key:
             kwargs["api_key"] = key
+        if self.pool is None:
+            return await self._send(litellm, kwargs, key)
+
+        async def on(url: str) -> Completion:
+            completion = await self._send(litellm, {**kwargs, "api_base": url}, key)
+            completion.extra["served_by"] = url
+            return completion
+
+        return await self.pool.send(on)
+
+    async def _send(self, litellm: ModuleType, kwargs: dict[str, Any], key: str | None) -> Completion:
         started = time.perf_counter()
         try:
             response = await litellm.acompletion(**kwargs)

@@ -13,7 +13,12 @@ from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
-from lexsym.models.base import ModelError, PermanentModelError, TransientModelError
+from lexsym.models.base import (
+    EndpointUnreachableError,
+    ModelError,
+    PermanentModelError,
+    TransientModelError,
+)
 
 # HTTP statuses worth a retry besides 5xx: timeout, conflict, too early, rate limit.
 _RETRYABLE = {408, 409, 425, 429}
@@ -74,13 +79,14 @@ def classify(litellm: ModuleType, exc: Exception) -> tuple[type[ModelError], int
         return PermanentModelError, status or 400, None
     if isinstance(exc, (litellm.Timeout, openai.APITimeoutError)):  # litellm reports a timeout as 408
         return TransientModelError, status or 408, None
-    # No HTTP answer at all (refused, reset, DNS), or an answer that is not JSON: litellm calls these
-    # an InternalServerError with status 500, but no server said 500, so the status is left unknown.
-    unreachable = (litellm.APIConnectionError, openai.APIConnectionError, ConnectionError)
-    if isinstance(exc, unreachable) or any(isinstance(cause, unreachable) for cause in causes):
-        return TransientModelError, None, None
+    # An answer that is not JSON, or no HTTP answer at all (refused, reset, DNS): litellm calls both an
+    # InternalServerError with status 500, but no server said 500, so the status is left unknown. A
+    # garbled body is checked first: litellm may wrap it as a connection error, yet the server is there.
     if any(isinstance(cause, json.JSONDecodeError) for cause in causes):
         return TransientModelError, None, None
+    unreachable = (litellm.APIConnectionError, openai.APIConnectionError, ConnectionError)
+    if isinstance(exc, unreachable) or any(isinstance(cause, unreachable) for cause in causes):
+        return EndpointUnreachableError, None, None
     # The SDK refused before sending anything (no key set, say), and litellm again calls it a 500.
     if any(type(cause) is openai.OpenAIError for cause in causes):
         return PermanentModelError, None, None

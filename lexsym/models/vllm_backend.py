@@ -16,6 +16,12 @@ first samples' latency; built lazily instead, the waiting callers' clocks restar
 An OpenAI-compatible vLLM *server* (`vllm serve <model>`) is not this backend: reach it through litellm,
 `litellm:hosted_vllm/<model>` with `api_base="http://host:8000/v1"` (`--api-base` on the command line).
 
+Parallelism: `tensor_parallel_size` and `pipeline_parallel_size` (`-M tensor_parallel_size=2`) split one
+engine over several GPUs and go to `vllm.LLM` as whole numbers. Data parallelism is not this backend's:
+vLLM's offline engine runs one data-parallel rank per process, started by a launcher of its own, so
+`data_parallel_size` above 1 is refused with a pointer to `vllm serve --data-parallel-size N` (or one
+`vllm serve` per GPU) behind `litellm:hosted_vllm/<model>`, which spreads the requests (docs/serving.md).
+
 vllm is an optional extra (`pip install 'lexsym[vllm]'`, and a GPU); it is imported only when a
 `vllm:` model is built, so the rest of lexsym runs without it. The extra pins the range whose API this
 module uses (`LLM(model, **engine_options)`, `LLM.chat(conversations, sampling_params=[...],
@@ -49,7 +55,11 @@ CHAT_OPTIONS = frozenset(
     {"chat_template", "chat_template_kwargs", "add_generation_prompt", "continue_final_message", "tools"}
 )
 # Engine options that change speed or memory but not the text generated: left out of the cache identity.
+# The parallel sizes stay in it: splitting the matrices over GPUs changes the order of floating-point sums,
+# which can change a greedy token.
 _NOT_OUTPUT = frozenset({"gpu_memory_utilization", "swap_space", "cpu_offload_gb", "disable_log_stats"})
+#: Engine options that count GPUs or replicas: whole numbers, at least 1.
+PARALLEL_SIZES = ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size")
 
 
 @dataclass
@@ -66,8 +76,8 @@ class VLLMModel:
     `batch_window` (seconds) and `max_batch_size` (None: no cap) shape the batches; `chat_options`, and
     the keyword options named in CHAT_OPTIONS, go to every `LLM.chat` call (e.g.
     `chat_template_kwargs={"enable_thinking": False}`); all other keyword options go to
-    `vllm.LLM(model, ...)` as engine options (`tensor_parallel_size`, `max_model_len`,
-    `gpu_memory_utilization`, `dtype`, `revision`, …).
+    `vllm.LLM(model, ...)` as engine options (`tensor_parallel_size`, `pipeline_parallel_size`,
+    `max_model_len`, `gpu_memory_utilization`, `dtype`, `revision`, …).
     """
 
     batches_whole_queue = True  # the runner puts every sample in flight: vLLM schedules them itself
@@ -90,6 +100,7 @@ class VLLMModel:
                 f"vllm:{model} runs the weights in-process and takes no {', '.join(served)}; for a vLLM "
                 f"server use litellm:hosted_vllm/{model} with --api-base"
             )
+        engine_options = parallel_options(model, engine_options)
         try:
             import vllm
         except ImportError:
@@ -285,6 +296,30 @@ class VLLMModel:
         if isinstance(exc, ModelError):
             return type(exc)(str(exc), status=exc.status)
         return PermanentModelError(_one_line(f"{self.id}: {type(exc).__name__}: {exc}"))
+
+
+def parallel_options(model: str, engine_options: dict[str, Any]) -> dict[str, Any]:
+    """`engine_options` with the parallel sizes as ints; InputError naming the option for anything that
+    is not a whole number of at least 1, and for data parallelism (see the module docstring).
+    `data_parallel_size=1` is vLLM's default and is dropped, so that it keys the cache as no option does."""
+    options = dict(engine_options)
+    for name in PARALLEL_SIZES:
+        if name not in options:
+            continue
+        value = options[name]
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise InputError(f"vllm:{model}: -M {name} must be a whole number of at least 1, not {value!r}")
+        options[name] = value
+    dp = options.pop("data_parallel_size", 1)
+    if dp > 1:
+        raise InputError(
+            f"vllm:{model}: -M data_parallel_size={dp}: the offline engine runs one data-parallel rank per "
+            f"process; serve {dp} replicas with `vllm serve {model} --data-parallel-size {dp}` (or one "
+            f"`vllm serve` per GPU) and run litellm:hosted_vllm/{model} with --api-base (see docs/serving.md)"
+        )
+    return options
 
 
 def _one_line(text: str) -> str:

@@ -4,6 +4,7 @@ checked in one grounding, cases spread over worker processes (solving dominates 
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import re
 from collections import defaultdict
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from lexsym._util.jsonl import LineError
+from lexsym._util.parallel import Executor, map_in_order
 from lexsym.law.vocabulary import JURISDICTION_NAMES
 from lexsym.scoring import metrics
 from lexsym.scoring.task_scorers import Row, oe_scores
@@ -76,11 +78,48 @@ class _CaseResult:
     notes: list[str] = field(default_factory=list)
 
 
-def _check_case(job: _CaseJob) -> _CaseResult:
-    """Solve the case once and check all its schedules in one `check_schedules` call. Never raises: a
+def _check_cases(jobs: list[_CaseJob]) -> list[_CaseResult]:
+    """`_check_case` for a run of jobs: the cases that share a table are solved together, then their
+    schedules checked together (lexsym.law.solver.solve_cases, lexsym.check.checker.check_schedules_many)."""
+    from lexsym.check.checker import check_schedules_many
+    from lexsym.law.case import Case
+    from lexsym.law.solver import solve_cases
+    from lexsym.law.whatif import ExemptionTable
+
+    solved: dict[int, Any] = {}
+    checked: dict[int, Any] = {}
+    by_table: dict[str, list[int]] = defaultdict(list)
+    for index, job in enumerate(jobs):
+        by_table[repr(job.table)].append(index)
+    for members in by_table.values():
+        try:
+            table = jobs[members[0]].table
+            tables = [ExemptionTable.model_validate(table)] if table is not None else []
+            cases = [Case.model_validate(jobs[i].case) for i in members]
+            solved.update(zip(members, solve_cases(cases, tables=tables), strict=True))
+            ready = [i for i in members if not isinstance(solved[i], Exception)]
+            items = [(cases[members.index(i)], _schedules(jobs[i], solved[i]), solved[i]) for i in ready]
+            checked.update(zip(ready, check_schedules_many(items, tables=tables), strict=True))
+        except Exception:  # each job of the group is then solved and checked on its own
+            continue
+    return [_check_case(job, solved.get(index), checked.get(index)) for index, job in enumerate(jobs)]
+
+
+def _schedules(job: _CaseJob, solution: Any) -> list[Any]:
+    from lexsym.check.checker import ClaimedSchedule
+
+    return [
+        ClaimedSchedule(_empty_schedule_jurisdiction(jurisdiction, claims, solution), claims)
+        for jurisdiction, claims in job.schedules
+    ]
+
+
+def _check_case(job: _CaseJob, solution: Any = None, checked: Any = None) -> _CaseResult:
+    """Solve the case once and check all its schedules in one `check_schedules` call, unless the
+    `solution` and the `checked` verdicts (or the errors that stopped them) are given. Never raises: a
     case that does not solve is an error for the task file; a checker failure on the batch is retried
     schedule by schedule, and a schedule the checker still fails on is reported (outcome None)."""
-    from lexsym.check.checker import ClaimedSchedule, check_schedules
+    from lexsym.check.checker import check_schedules
     from lexsym.law.case import Case
     from lexsym.law.solver import solve
     from lexsym.law.whatif import ExemptionTable
@@ -88,16 +127,17 @@ def _check_case(job: _CaseJob) -> _CaseResult:
     try:
         case = Case.model_validate(job.case)
         tables = [ExemptionTable.model_validate(job.table)] if job.table is not None else []
-        solution = solve(case, tables=tables)
+        if isinstance(solution, Exception):
+            raise solution
+        solution = solution or solve(case, tables=tables)
     except Exception as error:
         return _CaseResult(job.case_id, [], f"{error.__class__.__name__}: {error}")
-    schedules = [
-        ClaimedSchedule(_empty_schedule_jurisdiction(jurisdiction, claims, solution), claims)
-        for jurisdiction, claims in job.schedules
-    ]
+    schedules = _schedules(job, solution)
     notes: list[str] = []
     try:
-        verdicts: list[Any] = check_schedules(case, schedules, tables=tables, solution=solution)
+        if isinstance(checked, Exception):
+            raise checked
+        verdicts: list[Any] = checked or check_schedules(case, schedules, tables=tables, solution=solution)
     except Exception as error:
         notes.append(
             f"case {job.case_id}: checking its {len(schedules)} schedules together failed "
@@ -128,10 +168,15 @@ def _check_case(job: _CaseJob) -> _CaseResult:
 
 
 def score_oe(
-    rows: list[Row], errors: list[LineError], warnings: list[str], tasks_path: Path, workers: int
+    rows: list[Row],
+    errors: list[LineError],
+    warnings: list[str],
+    tasks_path: Path,
+    workers: int,
+    executor: Executor | str = Executor.local,
 ) -> None:
     """Check every parsed OE answer: one solve and one `check_schedules` call per case, cases spread over
-    `workers` processes (solving dominates the time of a scoring run)."""
+    `workers` local processes or a Ray cluster (`executor`; solving dominates the time of a scoring run)."""
     by_case: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
         by_case[row.task.case_id or f"line {row.task.line}"].append(row)
@@ -146,7 +191,7 @@ def score_oe(
                 warnings.append(f"{row.task.id}: {row.error}")
                 schedules.append((UNREADABLE, []))
         jobs.append(_CaseJob(case_id, members[0].task.case or {}, schedules, members[0].task.table))
-    for result in _run_jobs(jobs, workers):
+    for result in _run_jobs(jobs, workers, executor):
         members = by_case[result.case_id]
         warnings.extend(result.notes)
         if result.error is not None:
@@ -178,19 +223,33 @@ def score_oe(
                 warnings.append(message)
 
 
-def _run_jobs(jobs: list[_CaseJob], workers: int) -> Iterator[_CaseResult]:
-    """Results of `_check_case` for every job, in job order, in this process or a fork pool."""
-    if workers <= 1 or len(jobs) <= 1:
-        yield from map(_check_case, jobs)
-        return
-    import multiprocessing
+def _run_jobs(jobs: list[_CaseJob], workers: int, executor: Executor | str) -> Iterator[_CaseResult]:
+    """Results of `_check_case` for every job, in job order, in this process, a fork pool or on Ray. Jobs
+    go to the runs of cases grounded together sorted by where the debtors lived, since only cases that
+    need the same statutes share a grounding."""
+    from lexsym.law.solver import CASES_PER_GROUNDING
 
-    pool = multiprocessing.get_context("fork").Pool(min(workers, len(jobs)))
+    order = sorted(range(len(jobs)), key=lambda index: (_places(jobs[index]), index))
+    runs = [order[i : i + CASES_PER_GROUNDING] for i in range(0, len(order), CASES_PER_GROUNDING)]
+    batches = [[jobs[i] for i in run] for run in runs]
+    checked = map_in_order(_check_cases, batches, workers=workers, executor=executor, chunk_size=1)
+    results: dict[int, _CaseResult] = {}
+    for run, run_results in zip(runs, checked, strict=True):
+        results.update(zip(run, run_results, strict=True))
+    return (results[index] for index in range(len(jobs)))
+
+
+def _places(job: _CaseJob) -> tuple[str, ...]:
+    """Where the debtors lived 730 days before the petition, which usually decides the statutes a case
+    needs (a key for grouping cases, nothing more: any value is safe)."""
+    petition = str(job.case.get("petition_date") or "")
     try:
-        yield from pool.imap(_check_case, jobs, chunksize=4)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+        day = (dt.date.fromisoformat(petition) - dt.timedelta(days=730)).isoformat()
+    except ValueError:
+        return ()
+    places = set()
+    for periods in (job.case.get("domicile"), job.case.get("spouse_domicile")):
+        for period in periods if isinstance(periods, list) else []:
+            if isinstance(period, dict) and str(period.get("start")) <= day < str(period.get("end") or "9"):
+                places.add(str(period.get("state")))
+    return tuple(sorted(places))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from lexsym._util.errors import InputError
 from lexsym._util.jsonl import LineError, read_jsonl
+from lexsym._util.parallel import Executor
 from lexsym.scoring import metrics
 from lexsym.scoring.aggregation import group_scores
 from lexsym.scoring.inputs import load_predictions, load_tasks
@@ -29,17 +30,18 @@ def score(
     resamples: int = metrics.RESAMPLES,
     workers: int = 0,
     by: Sequence[str] = (),
+    executor: Executor | str = Executor.local,
 ) -> ScoreReport:
     """Score the predictions in `predictions_path` against the tasks in `tasks_path`.
 
     Predictions are JSONL, one object per line with an "id" and the model's raw text in one of
     "output", "completion", "prediction", "response" or "text", or an already-parsed "answer" object.
     Raises InputError (exit code 2) only when a file cannot be read, or holds lines but none usable.
-    OE cases are solved and checked in `workers` processes (0: one per core; 1: in this process); the
-    report does not depend on the number. With fields `by` (`slices`: metadata paths, scalar record
-    fields, solved_steps), the report is a SlicedScoreReport: the same fields and `by_fields`, its
-    aggregates per task and values of those fields; a field no record has is an InputError, raised before
-    any scoring.
+    OE cases are solved and checked in `workers` processes (0: one per core; 1: in this process), or on a
+    Ray cluster with `executor` "ray"; the report does not depend on either. With fields `by` (`slices`:
+    metadata paths, scalar record fields, solved_steps), the report is a SlicedScoreReport: the same fields
+    and `by_fields`, its aggregates per task and values of those fields; a field no record has is an
+    InputError, raised before any scoring.
     """
     tasks_path, predictions_path = Path(tasks_path), Path(predictions_path)
     records = None
@@ -66,7 +68,9 @@ def score(
             continue
         rows.append(answer_row(task, prediction.text, scorer, warnings))
     oe_rows = [r for r in rows if r.task.task == "OE" and r.parsed]
-    score_oe(oe_rows, errors, warnings, tasks_path, workers if workers > 0 else (os.cpu_count() or 1))
+    score_oe(
+        oe_rows, errors, warnings, tasks_path, workers if workers > 0 else (os.cpu_count() or 1), executor
+    )
     report_rows = [r for r in rows if r.scores]
     report = ScoreReport(
         tasks_path=str(tasks_path),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 import re
 from collections.abc import Sequence
@@ -13,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from lexsym._util.atomic import write_atomic
+from lexsym._util.parallel import map_in_order
 from lexsym._version import __version__
 from lexsym.exams.generated.case_statements import case_statements, select_statements
 from lexsym.exams.generated.config import MANIFEST_VERSION, TASK, TEMPLATE_VERSION, MCQConfig
@@ -190,19 +190,7 @@ def generate_mcq(
     """The JSON lines of a task set: every case of `config` (dev then test), each with one record per k."""
     mcq = mcq or MCQConfig()
     jobs = [(config, mcq, index) for index in range(config.split.size)]
-    workers = workers or os.cpu_count() or 1
-    if workers > 1 and len(jobs) > 1:
-        pool = multiprocessing.get_context("fork").Pool(workers)
-        try:
-            chunks = pool.map(_case_lines, jobs, chunksize=4)  # map keeps the order of the jobs
-            pool.close()  # let the workers exit on their own: terminating them can crash one mid-exit
-        except BaseException:
-            pool.terminate()
-            raise
-        finally:
-            pool.join()
-    else:
-        chunks = [_case_lines(job) for job in jobs]
+    chunks = map_in_order(_case_lines, jobs, workers=workers or os.cpu_count() or 1)
     return [line for chunk in chunks for line in chunk]
 
 
