@@ -192,6 +192,45 @@ def lint(
     sys.stdout.write(f"lexsym lint: {len(targets)} path(s) clean\n")
 
 
+def test(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="YAML statute test files or folders (default: tests/statutes/ here)."),
+    ] = None,
+    rules: Annotated[Path | None, typer.Option(help="Directory with statutes/ and encodings/.")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="One JSON line per case.")] = False,
+) -> None:
+    """Run named statute tests (YAML cases with expected answers): exit 0 all pass, 1 a case fails, 2 a
+    test file or case is malformed."""
+    from lexsym.cli.common import fail
+    from lexsym.law.statute_tests import run_tests
+
+    targets = paths or [Path("tests") / "statutes"]
+    if not paths and not targets[0].is_dir():
+        fail("give statute test files or folders (no tests/statutes/ here)", 2)
+    counts = {"pass": 0, "fail": 0, "error": 0}
+    for outcome in run_tests(targets, rules=str(rules) if rules else None):
+        counts[outcome.status] += 1
+        if json_output:
+            sys.stdout.write(json.dumps(outcome.record(), ensure_ascii=False) + "\n")
+        elif outcome.error:
+            sys.stdout.write(f"ERROR {outcome.error}\n")
+        elif outcome.failures:
+            sys.stdout.write(f"FAIL  {outcome.case.where}: {outcome.case.name}\n")
+            for failure in outcome.failures:
+                sys.stdout.write(f"        {failure}\n")
+        else:
+            sys.stdout.write(f"pass  {outcome.case.where}: {outcome.case.name}\n")
+    total = sum(counts.values())
+    sys.stderr.write(
+        f"lexsym test: {total} cases: {counts['pass']} passed, {counts['fail']} failed, "
+        f"{counts['error']} malformed\n"
+    )
+    if total == 0:
+        fail(f"no statute test cases under {', '.join(map(str, targets))}", 2)
+    raise typer.Exit(2 if counts["error"] else 1 if counts["fail"] else 0)
+
+
 def schema(name: Annotated[SchemaName, typer.Argument(help="Which schema to print.")]) -> None:
     """Print the JSON Schema of a file format (sample: a row of the results table `lexsym export` writes;
     run: a run directory's run.json)."""

@@ -2,7 +2,15 @@
 
 Public, like `xarray.testing.strategies`: legal engineers use them to test their own `.lp` files.
 Each strategy takes keyword-only parameters and documents what it covers.
+Needs hypothesis (`pip install 'lexsym[testing]'`, or the `dev` extra).
 """
+
+try:
+    import hypothesis  # noqa: F401
+except ImportError:
+    raise ModuleNotFoundError(
+        "lexsym.testing needs hypothesis, which is not installed: pip install 'lexsym[testing]'"
+    ) from None
 
 from lexsym.testing.allocation import allocation_problems as allocation_problems
 from lexsym.testing.allocation import random_allocation_problem as random_allocation_problem

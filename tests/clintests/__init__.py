@@ -7,7 +7,6 @@ matters to the rule it tests.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
@@ -17,22 +16,7 @@ from lexsym import parse_case, solve
 from lexsym.law.clingo_runner import solve_stratified
 from lexsym.law.rules import case_encoding_files, rules_root, statute_files
 from lexsym.law.solution import JurisdictionResult, Solution
-
-DEFAULT_STATE = "OR"  # Oregon permits the federal exemptions, so US is always allowable.
-
-
-def build_case(spec: dict[str, Any], *, state: str = DEFAULT_STATE) -> dict[str, Any]:
-    """A complete case dict from a partial one; the default domicile is ten years in `state`."""
-    data = dict(spec)
-    petition = dt.date.fromisoformat(str(data.setdefault("petition_date", "2023-06-01")))
-    data.setdefault("domicile", [{"state": state, "start": str(petition.replace(year=petition.year - 10))}])
-    assets = []
-    for asset in data.get("assets", []):
-        asset = dict(asset)
-        asset.setdefault("description", asset["id"])
-        assets.append(asset)
-    data["assets"] = assets
-    return data
+from lexsym.law.statute_tests import DEFAULT_STATE, build_case
 
 
 def solve_spec(spec: dict[str, Any], *, state: str = DEFAULT_STATE, **options: Any) -> Solution:
