@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -35,22 +36,55 @@ def _looks_like_rules(path: Path) -> bool:
 def rules_root(override: str | None = None) -> Path:
     """The directory holding `statutes/` and `encodings/`.
 
-    Order: an explicit override, then $LEXSYM_RULES, then the copy packaged in the wheel, then the
-    source checkout this module sits in (editable installs).
+    Order: an explicit override (`--rules`), then $LEXSYM_RULES, then the working tree (the current
+    directory or its nearest parent holding `statutes/` and `encodings/`: a legal engineer's checkout, so
+    that edited rules take effect without reinstalling), then the rules installed with lexsym. When the
+    working tree's rules differ from the installed ones, one line on stderr says which are used.
     """
-    candidates: list[Path] = []
-    chosen = override or os.environ.get(RULES_ENV)
-    if chosen:
-        path = Path(chosen)
-        if not _looks_like_rules(path):
-            raise InputError(f"{path}: not a rules directory (needs statutes/ and encodings/)")
-        return path.resolve()
+    packaged = _installed_rules()
+    root, origin = choose_rules(override, os.environ.get(RULES_ENV), Path.cwd(), packaged)
+    notice = rules_notice(root, origin, packaged)
+    if notice:
+        sys.stderr.write(notice + "\n")
+    return root
+
+
+def _installed_rules() -> Path | None:
     package = Path(__file__).resolve().parents[1]  # lexsym/, whose _rules/ the wheel ships
-    candidates += [package / "_rules", package.parent]
-    for candidate in candidates:
+    for candidate in (package / "_rules", package.parent):  # the wheel's copy, or an editable checkout
         if _looks_like_rules(candidate):
             return candidate
-    raise InputError("cannot find the statutes/ and encodings/ directories; set LEXSYM_RULES")
+    return None
+
+
+def choose_rules(
+    override: str | None, environment: str | None, cwd: Path, packaged: Path | None
+) -> tuple[Path, str]:
+    """Which rules to use, and why: "option", "environment", "working tree" or "installed"."""
+    for chosen, origin in ((override, "option"), (environment, "environment")):
+        if chosen:
+            path = Path(chosen)
+            if not _looks_like_rules(path):
+                raise InputError(f"{path}: not a rules directory (needs statutes/ and encodings/)")
+            return path.resolve(), origin
+    for directory in (cwd, *cwd.parents):
+        if _looks_like_rules(directory):
+            return directory.resolve(), "working tree"
+    if packaged is None:
+        raise InputError("cannot find the statutes/ and encodings/ directories; set LEXSYM_RULES")
+    return packaged, "installed"
+
+
+def rules_notice(root: Path, origin: str, packaged: Path | None) -> str | None:
+    """The line that says the working tree's rules are used instead of different installed ones."""
+    if origin != "working tree" or packaged is None or root == packaged.resolve():
+        return None
+    if rules_digest(root) == rules_digest(packaged):
+        return None
+    return (
+        f"lexsym: using the rules of the working tree {root} (digest {rules_digest(root)}), not the "
+        f"installed ones (digest {rules_digest(packaged)}); --rules or ${RULES_ENV} chooses others"
+    )
 
 
 _TREES: dict[Path, tuple[tuple[tuple[str, int], ...], dict[str, list[Path]]]] = {}
