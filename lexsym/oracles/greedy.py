@@ -1,8 +1,9 @@
 """A greedy allocation: the naive floor the baseline model answers with, and a yardstick for the optimum.
 
 Assets are taken from the most valuable down; each takes what its exemptions still have room for, in
-citation order, respecting every limit of the contract except the fallback (never used, so the schedule
-stays valid but leaves value on the table). It never searches, so it is fast and often suboptimal.
+citation order, respecting every limit of the contract (per-debtor exclusions and item classes included)
+except the fallback (never used, so the schedule stays valid but leaves value on the table). It never
+searches, so it is fast and often suboptimal.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ def greedy_allocation(problem: AllocationProblem) -> dict[tuple[str, str, str], 
     items_left = dict(problem.pool_items)
     group_left = dict(problem.group_limits)
     used_exemptions: set[str] = set()
+    used_by: dict[str, set[str]] = defaultdict(set)  # claimant -> exemptions they claimed under
+    class_assets: dict[tuple[str, str, str], set[str]] = defaultdict(set)  # (exemption, scope, class)
     amounts: dict[tuple[str, str, str], int] = defaultdict(int)
     for asset in sorted(problem.asset_values, key=lambda a: (-problem.asset_values[a], a)):
         value_left = problem.asset_values[asset]
@@ -35,7 +38,12 @@ def greedy_allocation(problem: AllocationProblem) -> dict[tuple[str, str, str], 
                 scope = problem.draws.get((exemption, claimant))
                 if scope is None or interest_left[claimant] <= 0:
                     continue
+                if any((exemption, other) in problem.claimant_exclusions for other in used_by[claimant]):
+                    continue
                 pool = (exemption, scope)
+                classes = _classes(problem, asset, exemption, scope)
+                if any(asset not in class_assets[key] and len(class_assets[key]) >= n for key, n in classes):
+                    continue
                 room = min(value_left, interest_left[claimant])
                 if pool in pool_left:
                     room = min(room, pool_left[pool])
@@ -70,6 +78,9 @@ def greedy_allocation(problem: AllocationProblem) -> dict[tuple[str, str, str], 
                 interest_left[claimant] -= room
                 claimed_here.add(exemption)
                 used_exemptions.add(exemption)
+                used_by[claimant].add(exemption)
+                for key, _ in classes:
+                    class_assets[key].add(asset)
                 if pool in pool_left:
                     pool_left[pool] -= room
                 if pool in items_left:
@@ -78,3 +89,12 @@ def greedy_allocation(problem: AllocationProblem) -> dict[tuple[str, str, str], 
                     if key[1] == claimant and (asset, exemption, key[0]) in problem.group_members:
                         group_left[key] -= room
     return dict(amounts)
+
+
+def _classes(problem: AllocationProblem, asset: str, exemption: str, scope: str) -> list[tuple[tuple, int]]:
+    """The item classes that limit how many assets the pool (exemption, scope) claims, with their limits."""
+    return [
+        ((exemption, scope, k), n)
+        for (e, s, k), n in problem.class_limits.items()
+        if e == exemption and s == scope and (asset, exemption, k) in problem.class_members
+    ]
