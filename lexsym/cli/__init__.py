@@ -28,6 +28,7 @@ from lexsym.cli.common import fail
 from lexsym.cli.exam_commands import exam_app
 from lexsym.cli.import_commands import import_app
 from lexsym.cli.judge_commands import judge_app
+from lexsym.cli.new_commands import new_app
 from lexsym.cli.run_commands import cache_app
 
 app = typer.Typer(
@@ -53,6 +54,7 @@ app.add_typer(cache_app, name="cache")
 app.add_typer(judge_app, name="judge")
 app.add_typer(exam_app, name="exam")
 app.add_typer(import_app, name="import")
+app.add_typer(new_app, name="new")
 app.command()(law_commands.schema)
 
 
