@@ -27,7 +27,7 @@ from lexsym.law.facts import asp_string
 from lexsym.law.first_pass import first_pass_many, statute_citations
 from lexsym.law.rules import rules_root, statute_files
 from lexsym.law.solution import Solution
-from lexsym.law.solver import allowable_many, jurisdiction_id, solve
+from lexsym.law.solver import all_assigned, allowable_many, jurisdiction_id, solve
 from lexsym.law.systems import system_constant, system_parts
 from lexsym.law.vocabulary import JURISDICTION_NAMES
 from lexsym.law.whatif import ExemptionTable
@@ -218,7 +218,7 @@ def check_schedules_many(
                 results[index] = _verdicts(*outcome, prepared[index], items[index][2], root)
             except LexsymError as error:
                 results[index] = error
-    return [result for result in results if result is not None]
+    return all_assigned(results)
 
 
 @dataclass

@@ -157,7 +157,14 @@ def solve_cases(
                 results[index] = _solution(case, first, wanted[index], encoded, root, time_limit)
             except LexsymError as error:
                 results[index] = error
-    return [result for result in results if result is not None]
+    return all_assigned(results)
+
+
+def all_assigned(results: list) -> list:
+    """The per-case results of a batch, which must cover every case: a gap would misalign the rest."""
+    if any(result is None for result in results):
+        raise SolveError("internal error: a case of the batch got no result")
+    return results
 
 
 def _encoded(root: Path, tables: Sequence[ExemptionTable]) -> list[str]:

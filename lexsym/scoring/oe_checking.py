@@ -95,10 +95,10 @@ def _check_cases(jobs: list[_CaseJob]) -> list[_CaseResult]:
         try:
             table = jobs[members[0]].table
             tables = [ExemptionTable.model_validate(table)] if table is not None else []
-            cases = [Case.model_validate(jobs[i].case) for i in members]
-            solved.update(zip(members, solve_cases(cases, tables=tables), strict=True))
+            cases = {i: Case.model_validate(jobs[i].case) for i in members}
+            solved.update(zip(members, solve_cases(list(cases.values()), tables=tables), strict=True))
             ready = [i for i in members if not isinstance(solved[i], Exception)]
-            items = [(cases[members.index(i)], _schedules(jobs[i], solved[i]), solved[i]) for i in ready]
+            items = [(cases[i], _schedules(jobs[i], solved[i]), solved[i]) for i in ready]
             checked.update(zip(ready, check_schedules_many(items, tables=tables), strict=True))
         except Exception:  # each job of the group is then solved and checked on its own
             continue
