@@ -3,6 +3,7 @@ placeholders that lint points at until they are filled in."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from lexsym._util.errors import InputError
-from lexsym.law.scaffold import exemption_id
+from lexsym.law.scaffold import canonical_statute
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -22,11 +23,22 @@ def lexsym(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_exemption_ids_come_from_the_citation():
-    assert exemption_id("Ohio Rev. Code § 2329.66(A)(2)", "oh") == "oh_2329_66_a_2"
-    assert exemption_id("735 ILCS 5/12-1001(b)", "IL") == "il_735_5_12_1001_b"
+def test_citations_are_made_canonical_and_ids_come_from_them_as_lint_derives_them():
+    assert canonical_statute("Ohio Rev. Code § 2329.66(A)(2)", "oh") == (
+        "Ohio Rev. Code § 2329.66(A)(2)",
+        "oh_2329_66_a_2",
+    )
+    # The id the shipped Illinois rules use, not a second derivation of the scaffold's own.
+    assert canonical_statute("735 ILCS 5/12-1001(b)", "IL") == (
+        "735 Ill. Comp. Stat. 5/12-1001(b)",
+        "ilcs735_5_12_1001_b",
+    )
     with pytest.raises(InputError, match="unknown jurisdiction 'ohh'"):
-        exemption_id("Ohio Rev. Code § 2329.66", "ohh")
+        canonical_statute("Ohio Rev. Code § 2329.66", "ohh")
+    with pytest.raises(
+        InputError, match=re.escape("does not follow OH's canonical form `Ohio Rev. Code § <section>`")
+    ):
+        canonical_statute("Revised Code 2329.66", "OH")
 
 
 def test_a_new_jurisdiction_and_statute_are_written_and_lint_names_what_to_fill_in(tmp_path):

@@ -21,6 +21,7 @@ from lexsym.cli import (
     evalset_commands,
     generate_commands,
     law_commands,
+    lint_commands,
     run_commands,
     view_commands,
 )
@@ -41,7 +42,7 @@ app = typer.Typer(
 app.command()(law_commands.solve)
 app.command()(check_commands.check)
 app.command()(law_commands.explain)
-app.command()(law_commands.lint)
+app.command()(lint_commands.lint)
 app.command()(law_commands.test)
 app.command()(generate_commands.generate)
 app.command()(check_commands.score)

@@ -1,4 +1,4 @@
-"""`lexsym solve`, `explain`, `lint` and `schema`: the verbs over the logic program and its file formats."""
+"""`lexsym solve`, `explain`, `test` and `schema`: the verbs over the logic program and its file formats."""
 
 from __future__ import annotations
 
@@ -170,26 +170,6 @@ def explain(
     from lexsym.cli.solution_tables import render_explanation
 
     render_explanation(explanation, Console())
-
-
-def lint(
-    paths: Annotated[
-        list[Path] | None, typer.Argument(help="Statute files or directories (default: statutes/).")
-    ] = None,
-    rules: Annotated[Path | None, typer.Option(help="Directory with statutes/ and encodings/.")] = None,
-) -> None:
-    """Check statute files: header, citations, dated amounts, defined predicates, reachable exemptions."""
-    from lexsym.law.lint import lint as lint_files
-    from lexsym.law.rules import rules_root
-
-    targets = paths or [rules_root(str(rules) if rules else None) / "statutes"]
-    problems = lint_files(targets, rules=str(rules) if rules else None)
-    for problem in problems:
-        sys.stdout.write(f"{problem}\n")
-    if problems:
-        sys.stderr.write(f"lexsym lint: {len(problems)} problem(s)\n")
-        raise typer.Exit(1)
-    sys.stdout.write(f"lexsym lint: {len(targets)} path(s) clean\n")
 
 
 def test(

@@ -9,19 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from lexsym.law.citation_formats import recognise
+
 _SECTION_WORDS = re.compile(r"(?i)(§§?|\bsections?\b\.?|\bsecs?\.(?=\s*\d)|\bsecs?\b(?=\s*\d))\s*")
 _USC = re.compile(r"(?i)\b(\d+)\s*U\.?\s*S\.?\s*C\.?(?:\s*A\.?)?(?=[\s§]|$)")
 _SPACE_BEFORE_PAREN = re.compile(r"\s+\(")
 _SPACES = re.compile(r"\s+")
-
-_CODE_PREFIXES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^(\d+) U\.S\.C\. § (.+)$"), "usc{0}_"),
-    (re.compile(r"^Ariz\. Rev\. Stat\. § (.+)$"), "ars_"),
-    (re.compile(r"^(\d+) Ill\. Comp\. Stat\. (.+)$"), "ilcs{0}_"),
-    (re.compile(r"^Or\. Rev\. Stat\. § (.+)$"), "ors_"),
-    (re.compile(r"^(\d+) Pa\. Cons\. Stat\. § (.+)$"), "pacs{0}_"),
-    (re.compile(r"^Wis\. Stat\. § (.+)$"), "wis_"),
-)
 
 
 def clean_citation(text: str) -> str:
@@ -59,10 +52,8 @@ def _slug(text: str) -> str:
 def exemption_id(citation: str) -> str:
     """The ASP constant naming the exemption a canonical citation refers to."""
     cleaned = clean_citation(citation)
-    for pattern, prefix in _CODE_PREFIXES:
-        match = pattern.match(cleaned)
-        if match:
-            *numbers, rest = match.groups()
-            return prefix.format(*numbers) + _slug(rest)
+    recognised = recognise(cleaned)
+    if recognised is not None and recognised.canonical == cleaned:
+        return recognised.exemption_id
     slug = _slug(cleaned)
     return slug if slug[:1].isalpha() else f"c_{slug}"

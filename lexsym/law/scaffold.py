@@ -6,12 +6,15 @@ starts from what `lexsym lint` and `lexsym test` expect rather than from a copy 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from pathlib import Path
 
 from lexsym._util.atomic import write_atomic
 from lexsym._util.errors import InputError
+from lexsym.law.citation_formats import formats_for, recognise
 from lexsym.law.vocabulary import JURISDICTION_NAMES
+
+PLACEHOLDERS = ("TITLE", "WHERE", "KIND", "OTHER_KIND", "DOLLARS", "DOLLARS_PLUS_ONE", "YYYY")
+"""The capitalised words the written files leave to fill in; `lexsym lint` names each line holding one."""
 
 
 def _code(jurisdiction: str) -> str:
@@ -22,16 +25,16 @@ def _code(jurisdiction: str) -> str:
     return code
 
 
-def exemption_id(citation: str, jurisdiction: str) -> str:
-    """An exemption id from its citation: the jurisdiction and the section's numbers and letters,
-    "Ohio Rev. Code § 2329.66(A)(2)" in OH -> oh_2329_66_a_2."""
-    section = citation.split("§", 1)[-1] if "§" in citation else citation
-    parts = re.findall(r"[0-9]+|[A-Za-z]+", section)
-    words = {"rev", "stat", "code", "ann", "ilcs", "const", "art", "ch"}
-    kept = [p.lower() for p in parts if p.lower() not in words]
-    if not kept:
-        raise InputError(f"cannot make an exemption id from the citation {citation!r}")
-    return "_".join([_code(jurisdiction).lower(), *kept])
+def canonical_statute(citation: str, jurisdiction: str) -> tuple[str, str]:
+    """The canonical citation and its exemption id, by the jurisdiction's citation form
+    (lexsym/law/citation_formats.py): "735 ILCS 5/12-1001(b)" in IL -> ("735 Ill. Comp. Stat.
+    5/12-1001(b)", "ilcs735_5_12_1001_b"), the id lint and what-if tables derive too."""
+    code = _code(jurisdiction)
+    recognised = recognise(citation.strip(), code.lower())
+    if recognised is None:
+        forms = " or ".join(f"`{f.example}`" for f in formats_for(code.lower()))
+        raise InputError(f"citation {citation!r} does not follow {code}'s canonical form {forms}")
+    return recognised.canonical, recognised.exemption_id
 
 
 def _write_new(path: Path, text: str) -> Path:
@@ -48,7 +51,7 @@ def new_statute(root: Path, citation: str, jurisdiction: str, tests: Path) -> li
     if not (root / "statutes" / code.lower() / "jurisdiction.lp").exists():
         folder = root / "statutes" / code.lower()
         raise InputError(f"{folder}: no jurisdiction.lp; run `lexsym new jurisdiction {code}` first")
-    ident = exemption_id(citation, code)
+    citation, ident = canonical_statute(citation, code)
     today = dt.date.today().isoformat()
     rule = f"""%# {citation}: TITLE (one line: what the paragraph protects)
 %

@@ -182,6 +182,15 @@ class RetirementPlan(str, Enum):
     NONQUALIFIED = "nonqualified"
 
 
+class AmountKind(str, Enum):
+    """What a dated dollar amount of an exemption is (amount/4 in encodings/vocabulary.lp)."""
+
+    LIMIT = "limit"
+    PER_ITEM = "per_item"
+    FALLBACK = "fallback"
+    JOINT_LIMIT = "joint_limit"
+
+
 class Filing(str, Enum):
     SINGLE = "single"
     JOINT = "joint"
