@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -72,3 +74,49 @@ def offline(monkeypatch: pytest.MonkeyPatch, stub: StubServer, tmp_path: Path) -
 
     monkeypatch.setattr(socket.socket, "connect", guarded_connect)
     monkeypatch.setattr(socket.socket, "connect_ex", guarded_connect_ex)
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Debian's headless Chromium driven by Selenium (no browser download), 1500x950."""
+    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+        pytest.skip(
+            "needs Debian's chromium and chromedriver in /usr/bin (apt-get install chromium chromium-driver)"
+        )
+    webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (pip install selenium)")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    options.add_argument("--window-size=1500,950")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory) -> Path:
+    """lexsym built as a wheel from this checkout (no dependencies, no build isolation: offline)."""
+    out = tmp_path_factory.mktemp("wheel")
+    command = [
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "--no-build-isolation",
+        "-q",
+        "-w",
+        str(out),
+    ]
+    subprocess.run([*command, str(REPO)], check=True, capture_output=True)
+    return next(out.glob("lexsym-*.whl"))

@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "lexsym"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("_util",),
     ("law",),
-    ("oracles", "interop"),
+    ("oracles", "interop", "pytest_plugin"),
     ("answers", "testing"),
     ("check",),
     ("scoring",),
@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("runner",),
     ("judges",),
     ("analysis",),
-    ("reports", "viewer"),
+    ("reports", "viewer", "literate"),
     ("evalset",),
     ("inspect", "publish"),
     ("cli",),

@@ -107,6 +107,9 @@ BAD_FILES = [
     ("LX205", _swap("per_item", "per_itme"), 12),
     ("LX302", _swap("household_good;", "househld_good;"), 10),
     ("LX302", _swap("asset_is(A, K), K", "asset_is(A, K), asset_use(A, persnal), K"), 10),
+    ("LX206", _swap("item_count(", 'amount_source(oh_2329_66_a_4, date(2025,4,2), "x").\nitem_count('), 13),
+    ("LX304", _swap("asset_is(A, K), K", "asset_is(A, K), reading(p_appreciation, countd), K"), 10),
+    ("LX304", _swap("asset_is(A, K), K", "asset_is(A, K), reading(p_apreciation, counted), K"), 10),
 ]
 
 
@@ -199,6 +202,62 @@ def test_the_audits_five_mistakes_are_each_caught_at_their_line(rules):
     assert {("6", "LX102"), ("13", "LX104"), ("11", "LX203"), ("12", "LX204"), ("10", "LX302")} <= found, (
         found
     )
+
+
+# Five mistakes of our own, each made in a real statute file the way an edit makes it: (file, the text as
+# shipped, the edit, the code, the message, which names the fix). Each is reported at the edited line, but
+# the orphaned source (LX206) at the source's own line, the one after the edited amount.
+OUR_MISTAKES = [
+    (
+        "az/33-1125_personal_items.lp",
+        "debtor_or_dependent(P), reading(az_prostheses, prostheses_only).",
+        "debtor_or_dependent(P), reading(az_prostheses, prosthesis_only).",
+        "LX304",
+        "unknown option `prosthesis_only` of reading `az_prostheses`; did you mean `prostheses_only`?",
+    ),
+    (
+        "federal/522d5_wildcard.lp",
+        "amount(usc11_522_d_5, limit, date(2025,4,1), 1675).",
+        "amount(usc11_522_d_5, limit, date(2025,4,31), 1675).",
+        "LX202",
+        "amount limit of usc11_522_d_5: bad date date(2025,4,31)",
+    ),
+    (
+        "il/12-1001_personal_property.lp",
+        "amount_as_of(ilcs735_5_12_1001_b, limit, date(2019,1,1), 4000).",
+        "amount_as_of(ilcs735_5_12_1001_b, limit, date(2019,1,2), 4000).",
+        "LX206",
+        "amount_source of ilcs735_5_12_1001_b is dated date(2019,1,1); its amounts are dated date(2019,1,2)",
+    ),
+    (
+        "az/33-1101_homestead.lp",
+        "amount(ars_33_1101_a, joint_limit, date(2022,12,5), 400000).",
+        "amount(ars_33_1101_a, joint_limt, date(2022,12,5), 400000).",
+        "LX205",
+        "unknown amount kind `joint_limt`; did you mean `joint_limit`?",
+    ),
+    (
+        "wi/815_20_1_homestead.lp",
+        ":- asset_use(A, residence), asset_user(A, debtor).",
+        ":- asset_use(A, residense), asset_user(A, debtor).",
+        "LX302",
+        "unknown use `residense`; did you mean `residence`?",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "shipped", "edited", "code", "message"), OUR_MISTAKES)
+def test_five_mistakes_of_our_own_in_real_statute_files(rules, name, shipped, edited, code, message):
+    path = rules / "statutes" / name
+    original = path.read_text(encoding="utf-8")
+    assert original.count(shipped) == 1, shipped
+    line = original[: original.index(shipped)].count("\n") + 1 + (code == "LX206")
+    path.write_text(original.replace(shipped, edited), encoding="utf-8")
+    try:
+        found = [p for p in lint([path], rules=str(rules)) if p.code == code]
+    finally:
+        path.write_text(original, encoding="utf-8")
+    assert [(p.location.rsplit(":", 1)[1], p.message) for p in found] == [(str(line), message)], found
 
 
 def test_fix_mends_the_mechanical_ones_and_unsafe_fixes_the_spellings(rules):

@@ -8,31 +8,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-import pytest
-
 REPO = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
-            str(out),
-            str(REPO),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    return next(out.glob("lexsym-*.whl"))
 
 
 def test_wheel_contains_every_rule_file(wheel):

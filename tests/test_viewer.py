@@ -26,8 +26,6 @@ from tests.task_sets import generate_task_set
 
 REPO = Path(__file__).resolve().parents[1]
 HOSTILE = "</script><img src=x onerror=alert(1)>"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
 
 
 class Scripted:
@@ -269,28 +267,6 @@ def test_the_view_command_serves_until_interrupted_and_writes_a_file(runs, tmp_p
 # --------------------------------------------------------------------------------------------------------
 # The page in a real browser: Debian's headless Chromium, driven by Selenium (no browser download).
 # --------------------------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def browser():
-    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-        pytest.skip(
-            "needs Debian's chromium and chromedriver in /usr/bin (apt-get install chromium chromium-driver)"
-        )
-    webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (pip install selenium)")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    options.add_argument("--window-size=1500,950")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 def column_values(driver, name: str) -> list[str]:

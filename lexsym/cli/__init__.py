@@ -18,6 +18,7 @@ from lexsym._util.errors import LexsymError
 from lexsym.cli import (
     analysis_commands,
     check_commands,
+    doc_commands,
     evalset_commands,
     generate_commands,
     law_commands,
@@ -44,6 +45,7 @@ app.command()(check_commands.check)
 app.command()(law_commands.explain)
 app.command()(lint_commands.lint)
 app.command()(law_commands.test)
+app.command()(doc_commands.doc)
 app.command()(generate_commands.generate)
 app.command()(check_commands.score)
 app.command()(run_commands.run)

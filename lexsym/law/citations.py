@@ -17,6 +17,11 @@ _SPACE_BEFORE_PAREN = re.compile(r"\s+\(")
 _SPACES = re.compile(r"\s+")
 
 
+def citation_order(citation: str) -> tuple:
+    """A sort key that puts (d)(2) before (d)(10): the digit runs compare as numbers."""
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", citation))
+
+
 def clean_citation(text: str) -> str:
     """Normalise spacing and the section sign: `11 usc sec. 522 (d) (3)` -> `11 U.S.C. § 522(d)(3)`."""
     cleaned = _SPACES.sub(" ", text.strip())

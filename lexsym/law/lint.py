@@ -220,6 +220,47 @@ def _amount_problems(surveys: dict[Path, Survey]) -> list[Problem]:
     return problems
 
 
+def _source_problems(surveys: dict[Path, Survey], surveys_all: dict[Path, Survey]) -> list[Problem]:
+    """LX206: an amount_source/3 whose literal date no amount/4 or amount_as_of/4 of its exemption has."""
+    dated = {
+        (fact.arguments[0], fact.arguments[2].replace(" ", ""))
+        for name in ("amount", "amount_as_of")
+        for _path, fact in by_name(surveys_all, name, 4)
+    }
+    problems = []
+    for path, fact in by_name(surveys, "amount_source", 3):
+        exemption, day = fact.arguments[0], fact.arguments[1].replace(" ", "")
+        if _DATE.fullmatch(day) and (exemption, day) not in dated:
+            days = sorted(d for e, d in dated if e == exemption)
+            known = f"; its amounts are dated {', '.join(days)}" if days else "; it has no dated amount"
+            message = f"amount_source of {exemption} is dated {day}{known}"
+            problems.append(Problem(locate(path, fact.line), message, "LX206"))
+    return problems
+
+
+_READING = re.compile(r"\breading\(\s*([a-z][A-Za-z0-9_]*)\s*,\s*([a-z][A-Za-z0-9_]*)\s*\)")
+
+
+def _reading_problems(path: Path, lines: list[str]) -> list[Problem]:
+    """LX304: a reading(Name, Option) in a rule (comments aside) that lexsym/law/readings.py lacks."""
+    from lexsym.law.readings import BY_NAME
+
+    problems = []
+    for number, line in enumerate(lines, 1):
+        for match in _READING.finditer(line.split("%", 1)[0]):
+            name, option = match.groups()
+            reading = BY_NAME.get(name)
+            word, choices = (name, BY_NAME) if reading is None else (option, reading.options)
+            if reading is not None and option in reading.options:
+                continue
+            close = did_you_mean(word, choices)
+            what = f"reading `{name}`" if reading is None else f"option `{option}` of reading `{name}`"
+            hint = f"; did you mean `{close}`?" if close else f" (known: {', '.join(sorted(choices))})"
+            edits = (Edit(path, number, word, close),) if close else ()
+            problems.append(Problem(locate(path, number), f"unknown {what}{hint}", "LX304", edits))
+    return problems
+
+
 def _vocabulary_problems(surveys: dict[Path, Survey]) -> list[Problem]:
     problems: list[Problem] = []
     for path, found in surveys.items():
@@ -264,11 +305,12 @@ def lint(
     for path in targets:
         lines = path.read_text(encoding="utf-8").splitlines()
         problems += _header_problems(path, lines) + _placeholder_problems(path, lines)
+        problems += _reading_problems(path, lines)
         if path.is_relative_to(statutes_dir) or not path.is_relative_to(root.resolve()):
             problems += _uncited_rule_problems(path, lines)
     problems += _exemption_problems(root, surveys, surveys_all)
     values = _amount_problems(surveys)
-    problems += values + _vocabulary_problems(surveys)
+    problems += values + _source_problems(surveys, surveys_all) + _vocabulary_problems(surveys)
     if any(selected(code, select, ignore) for code in GROUNDED_CODES):
         problems += grounded_problems(root, targets, surveys, defined, catalogue, bool(values))
     kept = [p for p in problems if selected(p.code, select, ignore)]

@@ -130,6 +130,14 @@ _CODES = (
         "unsafe",
     ),
     LintCode(
+        "LX206",
+        "source-orphan",
+        "an amount_source/3 is dated on a day none of the exemption's amounts has",
+        "A source records where one figure was read. Dated to a day no figure has (usually because the "
+        "amount's date was edited and its source's was not), it documents nothing, and the figure it "
+        "belonged to is left without a source.",
+    ),
+    LintCode(
         "LX301",
         "clingo",
         "clingo reports an error or an undefined atom",
@@ -152,13 +160,22 @@ _CODES = (
         "An exemption that no described property reaches is untestable by the generator and usually a rule "
         "whose conditions contradict each other.",
     ),
+    LintCode(
+        "LX304",
+        "reading-unknown",
+        "a rule tests a reading, or an option of one, that lexsym/law/readings.py does not define",
+        "Every case carries exactly one reading(Name, Option) fact per defined reading, so a misspelt name "
+        "or option makes the rule's body false in every case: the contested reading silently never "
+        "applies, under any choice.",
+        "unsafe",
+    ),
 )
 
 CODES: dict[str, LintCode] = {c.code: c for c in _CODES}
 
 
 def selected(code: str, select: list[str] | None, ignore: list[str] | None) -> bool:
-    """Whether `code` is reported: by prefix, as ruff selects (`LX2` covers LX201-LX205)."""
+    """Whether `code` is reported: by prefix, as ruff selects (`LX2` covers LX201-LX206)."""
     if select and not any(code.startswith(s.upper()) for s in select):
         return False
     return not (ignore and any(code.startswith(i.upper()) for i in ignore))

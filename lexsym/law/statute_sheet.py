@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from lexsym.law.allocation import decode_arguments
+from lexsym.law.citations import citation_order
 from lexsym.law.clingo_runner import solve_stratified
 from lexsym.law.facts import asp_date
 from lexsym.law.rules import rules_root, statute_files
@@ -136,9 +137,9 @@ def statute_sheet(
         if j.upper() in jurisdictions and (e,) not in set(rows["not_yet_in_force"])
     ]
     order = {code: i for i, code in enumerate(jurisdictions)}
-    exemptions.sort(key=lambda x: (order[x.jurisdiction], _citation_order(x.citation)))
+    exemptions.sort(key=lambda x: (order[x.jurisdiction], citation_order(x.citation)))
     provisions = []
-    for key, cited, text in sorted(rows["provision_text"], key=lambda r: _citation_order(r[1])):
+    for key, cited, text in sorted(rows["provision_text"], key=lambda r: citation_order(r[1])):
         limit = amounts.get((key, "limit"))
         provisions.append((cited, text + (f" (Amount in force: {_money(limit)}.)" if limit else "")))
     opted = {s.upper() for (s,) in rows["opt_out"]}
@@ -150,13 +151,6 @@ def statute_sheet(
         if code != "US"
     )
     return StatuteSheet(petition_date, jurisdictions, tuple(provisions), opt_out, tuple(exemptions))
-
-
-def _citation_order(citation: str) -> tuple:
-    """Sort (d)(2) before (d)(10): numbers compare as numbers."""
-    import re
-
-    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", citation))
 
 
 def state_names(codes: tuple[str, ...]) -> list[str]:

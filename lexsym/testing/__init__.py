@@ -19,3 +19,5 @@ from lexsym.testing.domicile import cases_without_assets as cases_without_assets
 from lexsym.testing.domicile import domicile_histories as domicile_histories
 from lexsym.testing.federal_cases import federal_cases as federal_cases
 from lexsym.testing.federal_cases import random_federal_case as random_federal_case
+from lexsym.testing.optimum import optimal_non_exempt as optimal_non_exempt
+from lexsym.testing.optimum import optimal_non_exempt_many as optimal_non_exempt_many

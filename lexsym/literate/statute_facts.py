@@ -1,0 +1,172 @@
+"""What the rules of one jurisdiction say about its exemptions, read by grounding them: citations, titles,
+paraphrases, every dated amount with its source, the figures the solver flags (as-of, unconfirmed, stale),
+the departures from OpenExempt and the opt-out.
+
+The page takes these from clingo rather than from the text, so a rule that derives an amount (`Y =
+2024..2026`) shows the amounts it derives, exactly as the solver will use them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lexsym.law.allocation import decode_arguments
+from lexsym.law.citations import citation_order
+from lexsym.law.clingo_runner import solve_stratified
+from lexsym.law.facts import asp_date
+from lexsym.law.rules import statute_files
+
+_SHOW = """
+#show exemption/2. #show citation/2. #show exemption_title/2. #show statute_text/2.
+#show amount/4. #show amount_as_of/4. #show amount_source/3. #show unconfirmed/3. #show amount_stale_from/3.
+#show departs_from_openexempt/2. #show opt_out/1. #show opt_out_citation/2. #show opt_out_scope/2.
+#show opt_out_source/2. #show jurisdiction_name/2.
+"""
+
+
+@dataclass(frozen=True)
+class DatedAmount:
+    """One figure of one exemption: in force from `start` until a later figure of the same kind."""
+
+    kind: str
+    start: dt.date
+    dollars: int
+    as_of: bool  # known in force on `start`; history before it not encoded
+    source: str | None
+    unconfirmed: bool
+
+
+@dataclass
+class ExemptionFacts:
+    ident: str
+    citation: str
+    title: str
+    text: str
+    amounts: list[DatedAmount] = field(default_factory=list)
+    stale_from: dict[str, dt.date] = field(default_factory=dict)
+    departures: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class OptOut:
+    """Whether the state has opted out of the federal exemptions on the date the page is written for."""
+
+    opted_out: bool
+    citation: str | None
+    scope: str | None
+    source: str | None
+
+
+@dataclass(frozen=True)
+class JurisdictionFacts:
+    code: str
+    name: str
+    exemptions: dict[str, ExemptionFacts]
+    opt_out: OptOut | None  # None for the federal exemptions
+
+    def adjustment_dates(self) -> list[dt.date]:
+        """Every date on which one of the jurisdiction's amounts takes effect, oldest first."""
+        return sorted({a.start for e in self.exemptions.values() for a in e.amounts})
+
+
+def _date(text: str) -> dt.date:
+    """`date(2019,4,1)` as a date."""
+    year, month, day = (int(part) for part in text.removeprefix("date(").rstrip(")").split(","))
+    return dt.date(year, month, day)
+
+
+def jurisdiction_facts(
+    root: Path, code: str, names: dict[str, str], as_of: dt.date, declared: Iterable[str] = ()
+) -> JurisdictionFacts:
+    """The facts of jurisdiction `code` (US or a USPS code) under the rules in `root`, on date `as_of`: its
+    own exemptions and those its files declare for other jurisdictions (`declared`: 11 U.S.C.
+    § 522(b)(3)(C), a federal file's exemption of every state system)."""
+    # The federal files declare exemptions of every state system too: ground them with every state.
+    files = [root / "encodings" / "vocabulary.lp", *statute_files(root, None if code == "US" else [code])]
+    rows: dict[str, list[tuple]] = defaultdict(list)
+    for symbol in solve_stratified(files, f"petition_date({asp_date(as_of)}).\n{_SHOW}"):
+        rows[symbol.name].append(decode_arguments(symbol))
+    own = code.lower()
+    citation, titles, texts = (
+        dict(rows["citation"]),
+        dict(rows["exemption_title"]),
+        dict(rows["statute_text"]),
+    )
+    exemptions = {
+        ident: ExemptionFacts(ident, citation.get(ident, ident), titles.get(ident, ""), texts.get(ident, ""))
+        for ident, where in rows["exemption"]
+        if where == own or ident in set(declared)
+    }
+    sources = {(e, d): text for e, d, text in rows["amount_source"]}
+    doubtful = {(e, k, d) for e, k, d in rows["unconfirmed"]}
+    for predicate, as_of_record in (("amount", False), ("amount_as_of", True)):
+        for ident, kind, start, dollars in rows[predicate]:
+            if ident in exemptions:
+                exemptions[ident].amounts.append(
+                    DatedAmount(
+                        kind,
+                        _date(start),
+                        dollars,
+                        as_of_record,
+                        sources.get((ident, start)),
+                        (ident, kind, start) in doubtful,
+                    )
+                )
+    for facts in exemptions.values():
+        facts.amounts.sort(key=lambda a: (a.kind != "limit", a.kind, a.start))
+    for ident, kind, start in rows["amount_stale_from"]:
+        if ident in exemptions:
+            exemptions[ident].stale_from[kind] = _date(start)
+    for ident, text in rows["departs_from_openexempt"]:
+        if ident in exemptions:
+            exemptions[ident].departures.append(text)
+    opt_out = None
+    if code != "US":
+        opted = {s for (s,) in rows["opt_out"]}
+        opt_out = OptOut(
+            own in opted,
+            dict(rows["opt_out_citation"]).get(own),
+            dict(rows["opt_out_scope"]).get(own),
+            dict(rows["opt_out_source"]).get(own),
+        )
+    name = dict(rows["jurisdiction_name"]).get(own) or names.get(code, code)
+    return JurisdictionFacts(code, name, exemptions, opt_out)
+
+
+KIND_LABELS = {
+    "limit": "limit",
+    "joint_limit": "joint case",
+    "per_item": "per item",
+    "fallback": "unused (d)(1)",
+}
+"""How a page names each amount kind (encodings/amounts.lp); a kind not listed shows as written."""
+
+
+@dataclass(frozen=True)
+class AmountRow:
+    """One line of a jurisdiction's table of dated amounts: an exemption's amount kind across the dates."""
+
+    citation: str
+    anchor: str
+    kind: str
+    by_date: dict[dt.date, DatedAmount]
+    stale_from: dt.date | None
+
+
+def amount_rows(facts: JurisdictionFacts) -> list[AmountRow]:
+    """The table of a jurisdiction's dated amounts (one column per adjustment date, as a § 104(a) notice or
+    a state's own adjustment sets them), in the order of the citations."""
+    rows = []
+    for ident, exemption in sorted(
+        facts.exemptions.items(), key=lambda item: citation_order(item[1].citation)
+    ):
+        kinds = dict.fromkeys(amount.kind for amount in exemption.amounts)
+        for kind in kinds:
+            by_date = {a.start: a for a in exemption.amounts if a.kind == kind}
+            label = KIND_LABELS.get(kind, kind)
+            rows.append(AmountRow(exemption.citation, ident, label, by_date, exemption.stale_from.get(kind)))
+    return rows
