@@ -152,12 +152,32 @@ def test_parse_config_round_trip():
     assert parse_config(json.loads(config.model_dump_json())) == config
 
 
+NINE_SUITES_CONTENT = "c5766027a29b023ff2e0e260b4f98532f67f698525795ef6ea11d6be506eb4cc"
+"""sha256 of the nine suites' tasks.jsonl files (suite name, then text), the rules digest blanked: taken
+2026-12-03 before Georgia and Ohio were encoded (issue 17), which must not change a task of the nine."""
+
+
+def suites_content(folder: Path) -> str:
+    import hashlib
+    import re
+
+    digest = hashlib.sha256()
+    for path in sorted(folder.glob("*/tasks.jsonl")):
+        text = re.sub(
+            r'"rules_digest": "[0-9a-f]{16}"', '"rules_digest": ""', path.read_text(encoding="utf-8")
+        )
+        digest.update(path.parent.name.encode())
+        digest.update(text.encode())
+    return digest.hexdigest()
+
+
 @pytest.mark.slow
-def test_all_suites_cli_builds_the_whole_benchmark(tmp_path):
+def test_all_suites_cli_builds_the_whole_benchmark_unchanged_by_new_states(tmp_path):
     done = _cli("--all-suites", "--out", str(tmp_path / "bench"))
     assert done.returncode == 0, done.stderr
     manifest = json.loads((tmp_path / "bench" / "manifest.json").read_text())
     assert manifest["tasks"] == 9765 and len(manifest["suites"]) == 9
+    assert suites_content(tmp_path / "bench") == NINE_SUITES_CONTENT
 
 
 def test_vanilla_setting_drops_the_statute_texts_but_not_the_gold(tmp_path):
