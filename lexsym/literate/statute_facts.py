@@ -51,6 +51,17 @@ class ExemptionFacts:
     departures: list[str] = field(default_factory=list)
 
 
+SCOPE_WORDS = {
+    "residents": "residents",
+    "domiciliaries": "domiciliaries",
+    "citizens": "citizens",
+    "residents_180": "residents, and non-residents for fewer than the 180 days before filing",
+    "longer_180": "debtors domiciled there for the 180 days before filing or the longer part of them",
+    "filed_in_state": "cases filed in the state",
+}
+"""Whom an opt-out's words reach (opt_out_scope/2 in statutes/opt_out.lp), as a page says it."""
+
+
 @dataclass(frozen=True)
 class OptOut:
     """Whether the state has opted out of the federal exemptions on the date the page is written for."""
@@ -130,7 +141,7 @@ def jurisdiction_facts(
         opt_out = OptOut(
             own in opted,
             dict(rows["opt_out_citation"]).get(own),
-            dict(rows["opt_out_scope"]).get(own),
+            SCOPE_WORDS.get(scope, scope) if (scope := dict(rows["opt_out_scope"]).get(own)) else None,
             dict(rows["opt_out_source"]).get(own),
         )
     name = dict(rows["jurisdiction_name"]).get(own) or names.get(code, code)
@@ -141,7 +152,7 @@ KIND_LABELS = {
     "limit": "limit",
     "joint_limit": "joint case",
     "per_item": "per item",
-    "fallback": "unused (d)(1)",
+    "fallback": "from unused base",
 }
 """How a page names each amount kind (encodings/amounts.lp); a kind not listed shows as written."""
 
