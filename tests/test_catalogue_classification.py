@@ -5,10 +5,12 @@ or WI (`tests/catalogue_classification.py` says how to rewrite the snapshot afte
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 
-from tests.catalogue_classification import JURISDICTIONS, SNAPSHOT, classification
+from lexsym.law.rules import encoded_jurisdictions, rules_root
+from tests.catalogue_classification import JURISDICTIONS, PETITION, SNAPSHOT, classification
 
 
 @pytest.mark.parametrize("jurisdiction", JURISDICTIONS)
@@ -29,3 +31,19 @@ def test_the_snapshot_covers_the_whole_catalogue_it_was_taken_from():
     for jurisdiction, assets in snapshot.items():
         assert set(assets) <= ids, f"{jurisdiction}: catalogue entries were removed or renamed"
         assert len(assets) >= 753
+
+
+NEW_STATES = [
+    code for code in encoded_jurisdictions(rules_root()) if code != "US" and code not in JURISDICTIONS
+]
+
+
+@pytest.mark.parametrize("state", NEW_STATES)
+def test_every_exemption_of_a_new_state_is_reached_by_three_catalogue_assets(state):
+    """Issue 17: the generator can sample every new exemption, from more than one described asset."""
+    from lexsym.law.statute_sheet import statute_sheet
+
+    reached = Counter(c for citations in classification(state).values() for c in citations)
+    sheet = statute_sheet(PETITION, ("US", state))
+    thin = {e.citation: reached[e.citation] for e in sheet.for_jurisdiction(state) if reached[e.citation] < 3}
+    assert not thin, thin
