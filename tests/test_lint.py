@@ -46,6 +46,7 @@ def _shared_rules(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("lint") / "rules"
     shutil.copytree(REPO / "statutes", root / "statutes")
     shutil.copytree(REPO / "encodings", root / "encodings")
+    shutil.rmtree(root / "statutes" / "oh", ignore_errors=True)  # the tests' files play a new Ohio
     return root
 
 

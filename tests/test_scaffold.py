@@ -44,6 +44,7 @@ def test_citations_are_made_canonical_and_ids_come_from_them_as_lint_derives_the
 def test_a_new_jurisdiction_and_statute_are_written_and_lint_names_what_to_fill_in(tmp_path):
     shutil.copytree(REPO / "statutes", tmp_path / "statutes")
     shutil.copytree(REPO / "encodings", tmp_path / "encodings")
+    shutil.rmtree(tmp_path / "statutes" / "oh", ignore_errors=True)  # Ohio as a state not yet encoded
     early = lexsym(tmp_path, "new", "statute", "Ohio Rev. Code § 2329.66(A)(2)", "--jurisdiction", "OH")
     assert early.returncode == 2 and "run `lexsym new jurisdiction OH` first" in early.stderr
     assert lexsym(tmp_path, "new", "jurisdiction", "oh").returncode == 0
