@@ -102,6 +102,7 @@ def jurisdiction_facts(
     for symbol in solve_stratified(files, f"petition_date({asp_date(as_of)}).\n{_SHOW}"):
         rows[symbol.name].append(decode_arguments(symbol))
     own = code.lower()
+    declared_here = set(declared)
     citation, titles, texts = (
         dict(rows["citation"]),
         dict(rows["exemption_title"]),
@@ -110,7 +111,7 @@ def jurisdiction_facts(
     exemptions = {
         ident: ExemptionFacts(ident, citation.get(ident, ident), titles.get(ident, ""), texts.get(ident, ""))
         for ident, where in rows["exemption"]
-        if where == own or ident in set(declared)
+        if where == own or ident in declared_here
     }
     sources = {(e, d): text for e, d, text in rows["amount_source"]}
     doubtful = {(e, k, d) for e, k, d in rows["unconfirmed"]}

@@ -97,7 +97,8 @@ def read_statute_source(path: Path) -> StatuteSource:
 
 
 def _uncomment(line: str) -> str:
-    return line[1:][1:] if line[1:2] == " " else line[1:]
+    """A comment line's text: the `%` and one space after it removed."""
+    return line[2:] if line[1:2] == " " else line[1:]
 
 
 def _read_header(lines: list[str]) -> tuple[dict[str, str], tuple[str, ...], tuple[str, ...]]:
