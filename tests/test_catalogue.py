@@ -158,7 +158,11 @@ def test_entries_carry_the_facts_their_kind_needs(catalogue):
     for entry in catalogue:
         where = entry.id
         assert (entry.vehicle_type is not None) == (entry.kind is AssetKind.MOTOR_VEHICLE), where
-        assert (entry.plan is not None) == (entry.kind is AssetKind.RETIREMENT_ACCOUNT), where
+        if entry.kind is AssetKind.RETIREMENT_ACCOUNT:
+            assert entry.plan is not None, where
+        # a plan_payment names its plan only where a statute asks (Ga. Code Ann. § 44-13-100(a)(2)(F))
+        plan_kinds = {AssetKind.RETIREMENT_ACCOUNT, AssetKind.PLAN_PAYMENT}
+        assert entry.plan is None or entry.kind in plan_kinds, where
         assert (entry.reasonably_necessary_share is not None) == (entry.kind in SUPPORT_LIMITED), where
         if entry.kind in NEEDS_SUBJECT:
             assert entry.subject is not None, where
@@ -194,6 +198,10 @@ def test_a_bad_line_names_its_file_and_line(tmp_path: Path):
 
     path.write_text(json.dumps({**good, "value_min": 30}) + "\n")
     with pytest.raises(InputError, match=r"bad\.jsonl:1: value_min is above value_max"):
+        load_catalogue_file(path)
+
+    path.write_text(json.dumps({**good, "plan": "irc_408"}) + "\n")
+    with pytest.raises(InputError, match=r"bad\.jsonl:1: plan is only for kinds retirement_account and plan"):
         load_catalogue_file(path)
 
     path.write_text(json.dumps(good) + "\n{not json\n")

@@ -152,9 +152,14 @@ def test_parse_config_round_trip():
     assert parse_config(json.loads(config.model_dump_json())) == config
 
 
-NINE_SUITES_CONTENT = "c5766027a29b023ff2e0e260b4f98532f67f698525795ef6ea11d6be506eb4cc"
-"""sha256 of the nine suites' tasks.jsonl files (suite name, then text), the rules digest blanked: taken
-2026-12-03 before Georgia and Ohio were encoded (issue 17), which must not change a task of the nine."""
+NINE_SUITES_CONTENT = "77bc771baddbecc916653fc3a87d42f2b4727e40a5bcefcaef991f22d5462447"
+"""sha256 of the nine suites' tasks.jsonl files (suite name, then text), the rules digest blanked. New states
+must not change a task of the nine (they pin catalogue edition 1, so Georgia's catalogue entries are not
+drawn). Retaken 2026-12-04 for two fixes that did change them, against c5766027 (before Ohio and Georgia):
+11 U.S.C. § 522(b)(3)(C) is no longer barred by Wisconsin's residents-only limit (130 tasks of 10 cases:
+advanced/test-0103, basic/test-0027, decomposition/dev-0001, test-0024, -0050, -0085, -0087, -0099, and
+test-0053 of distractor, obfuscation, sycophancy), and a third party's item no longer repeats the
+description of one of the debtor's assets (30 tasks of 6 cases; only the clashing item changed)."""
 
 
 def suites_content(folder: Path) -> str:

@@ -148,6 +148,36 @@ def test_include_and_exclude_kinds_filter_the_catalogue():
         assert not kinds & {"jewelry", "watch", "wedding_ring"}
 
 
+def test_no_third_party_item_repeats_the_description_of_a_debtors_asset():
+    config = _config(asset_count_min=6, asset_count_max=8, irrelevant_asset_facts=True)
+    for index in range(300):
+        scenario = sample_scenario(config, index)
+        owned = [story.asset.description for story in scenario.assets]
+        others = [item.description for item in scenario.third_party]
+        assert not set(owned) & set(others) and len(set(others)) == len(others), index
+
+
+def test_a_pinned_catalogue_edition_never_samples_later_entries():
+    from lexsym.generate.config import shape_id
+    from lexsym.law.catalogue import latest_edition, load_catalogue
+
+    later = {e.description for e in load_catalogue() if e.edition > 1}
+    assert later and latest_edition() > 1
+    kinds = {"include_kinds": ["plan_payment", "wrongful_death_payment", "life_insurance_payment"]}
+    pinned = _config(**kinds, asset_count_min=3, asset_count_max=3, catalogue_edition=1)
+    latest = pinned.model_copy(update={"catalogue_edition": None})
+    drawn_pinned = {a.asset.description for i in range(30) for a in sample_scenario(pinned, i).assets}
+    drawn_latest = {a.asset.description for i in range(30) for a in sample_scenario(latest, i).assets}
+    assert not drawn_pinned & later
+    assert drawn_latest & later
+    # edition 1 adds nothing to the case shape, so configs written before editions keep their case ids
+    assert ("catalogue_edition", 1) not in pinned.case_shape()
+    assert ("catalogue_edition", latest_edition()) in latest.case_shape()
+    assert shape_id(pinned) != shape_id(latest)
+    with pytest.raises(InputError, match=r"catalogue_edition .* newer than the catalogue"):
+        parse_config({"catalogue_edition": latest_edition() + 1})
+
+
 @pytest.mark.parametrize("index", range(25))
 def test_obfuscations_are_legally_inert(index):
     config = _config(

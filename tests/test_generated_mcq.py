@@ -42,6 +42,7 @@ CONFIG = GeneratorConfig(
     domicile_count_min=1,
     domicile_count_max=4,
     split={"dev": 2, "test": 10},
+    catalogue_edition=1,  # the twelve cases the mix-of-sizes assertions below were written against
 )
 RECORD_KEYS = {
     "id",

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from lexsym._util.errors import InputError
 from lexsym.law.case import describe_validation_error, load_json
+from lexsym.law.catalogue import latest_edition
 from lexsym.law.readings import DEFAULT_READINGS, Readings
 from lexsym.law.tasks import Task
 from lexsym.law.vocabulary import STATES, AssetKind
@@ -74,6 +75,12 @@ class GeneratorConfig(BaseModel):
     sole_ownership_ratio: float = Field(
         default=0.15, ge=0.0, le=1.0, description="Joint cases: share of assets owned by one spouse alone."
     )
+    catalogue_edition: int | None = Field(
+        default=None,
+        ge=1,
+        description="Sample only catalogue entries of this edition or older (default: the latest), so a "
+        "config keeps its cases when entries are added; recorded in the manifest.",
+    )
     readings: Readings = Field(
         default_factory=Readings,
         description="Contested readings every case is solved under (lexsym.law.readings); omitted ones take "
@@ -122,7 +129,17 @@ class GeneratorConfig(BaseModel):
             raise ValueError("petition_date_min is after petition_date_max")
         if self.terminal_task is not Task.AE and self.asset_count_max == 0:
             raise ValueError("tasks after AE need assets (asset_count_max > 0)")
+        if self.catalogue_edition is not None and self.catalogue_edition > latest_edition():
+            raise ValueError(
+                f"catalogue_edition {self.catalogue_edition} is newer than the catalogue "
+                f"(latest edition {latest_edition()})"
+            )
         return self
+
+    @property
+    def edition(self) -> int:
+        """The catalogue edition this config samples from."""
+        return self.catalogue_edition or latest_edition()
 
     @property
     def variant(self) -> str:
@@ -150,6 +167,7 @@ class GeneratorConfig(BaseModel):
             tuple(sorted(self.rule_path_weights.items())),
             self.sole_ownership_ratio,
             *self._reading_choices(),
+            *((("catalogue_edition", self.edition),) if self.edition > 1 else ()),
         )
 
     def _reading_choices(self) -> tuple:

@@ -241,6 +241,7 @@ def _write(
                 "name": d.name,
                 "variant": d.config.variant,
                 "case_shape": shape_id(d.config),
+                "catalogue_edition": d.config.edition,
                 "dev": d.config.split.dev,
                 "test": d.config.split.test,
                 "config": json.loads(d.config.model_dump_json()),

@@ -117,10 +117,14 @@ def _kind_ancestry(kind: AssetKind) -> set[AssetKind]:
 
 
 @cache
-def _candidates(include: tuple[AssetKind, ...], exclude: tuple[AssetKind, ...]) -> tuple[CatalogueAsset, ...]:
+def _candidates(
+    include: tuple[AssetKind, ...], exclude: tuple[AssetKind, ...], edition: int
+) -> tuple[CatalogueAsset, ...]:
     entries = load_catalogue()
     chosen = []
     for entry in entries:
+        if entry.edition > edition:
+            continue
         ancestry = _kind_ancestry(entry.kind)
         if include and not ancestry & set(include):
             continue
@@ -241,7 +245,7 @@ def _asset_story(
 
 def _sample_assets(rng, config, petition, married, debtors, moved_in) -> list[AssetStory]:
     count = rng.randint(config.asset_count_min, config.asset_count_max)
-    pool = list(_candidates(config.include_kinds, config.exclude_kinds))
+    pool = list(_candidates(config.include_kinds, config.exclude_kinds, config.edition))
     chosen: list[CatalogueAsset] = []
     homes = 0
     while len(chosen) < count and pool:
@@ -299,7 +303,7 @@ def sample_scenario(config: GeneratorConfig, index: int) -> Scenario:
         rule_path=path,
         target_state=governing,
     )
-    _add_obfuscations(case_rng(config, index, "obfuscation"), scenario)
+    _add_obfuscations(case_rng(config, index, "obfuscation"), scenario, config.edition)
     return scenario
 
 
@@ -325,13 +329,21 @@ _SPEAKERS = (
 )
 
 
-def _add_obfuscations(rng: random.Random, scenario: Scenario) -> None:
+def _add_obfuscations(rng: random.Random, scenario: Scenario, edition: int) -> None:
     """Draw every kind of distraction once per case; a dataset's switches decide which are told."""
     people = _people()
     petition = scenario.case.petition_date
-    entries = [e for e in load_catalogue() if e.use is not Use.RESIDENCE]
+    entries = [e for e in load_catalogue() if e.use is not Use.RESIDENCE and e.edition <= edition]
+    told = {story.asset.description for story in scenario.assets}
     for _ in range(rng.randint(1, 2)):
         entry = rng.choice(entries)
+        if entry.description in told:
+            # A third party's item must not read as one of the debtor's. The replacement comes from its own
+            # generator, so the case's other draws (and every case without a clash) stay as they were.
+            again = random.Random(f"lexsym:{scenario.case.id}:distractor:{entry.id}")
+            while entry.description in told:
+                entry = again.choice(entries)
+        told.add(entry.description)
         owner = f"the debtor's {rng.choice(people['relations'])}"
         scenario.third_party.append(
             ThirdPartyItem(

@@ -106,7 +106,9 @@ class Asset(BaseModel):
         default=None,
         description="The person a policy insures or a payment concerns (the injured, deceased or earner).",
     )
-    plan: RetirementPlan | None = Field(default=None, description="Tax provision of a retirement fund.")
+    plan: RetirementPlan | None = Field(
+        default=None, description="Tax provision of a retirement fund, or of the plan paying a plan_payment."
+    )
     rollover: bool = Field(default=False, description="Retirement funds attributable to a rollover.")
     vehicle_type: VehicleType | None = Field(default=None, description="Body type of a motor vehicle.")
     luxury: bool = Field(

@@ -25,6 +25,17 @@ def catalogue_dir() -> Path:
     return data_dir("assets")
 
 
+_CATALOGUE_ONLY_FIELDS = {
+    "id",
+    "value_min",
+    "value_max",
+    "sale_months_ago",
+    "reasonably_necessary_share",
+    "edition",
+}
+"""Fields that describe how to sample an entry, not the asset: a case asset never carries them."""
+
+
 class CatalogueAsset(BaseModel):
     """One catalogue entry; `to_asset` turns it into a case asset with a sampled value."""
 
@@ -54,6 +65,9 @@ class CatalogueAsset(BaseModel):
     reasonably_necessary_share: float | None = Field(
         default=None, ge=0, le=1, description="Share of the value found reasonably necessary for support."
     )
+    edition: int = Field(
+        default=1, ge=1, description="The catalogue edition that added the entry; a config pins an edition."
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> CatalogueAsset:
@@ -61,8 +75,8 @@ class CatalogueAsset(BaseModel):
             raise ValueError("value_min is above value_max")
         if self.vehicle_type is not None and self.kind is not AssetKind.MOTOR_VEHICLE:
             raise ValueError("vehicle_type is only for kind motor_vehicle")
-        if self.plan is not None and self.kind is not AssetKind.RETIREMENT_ACCOUNT:
-            raise ValueError("plan is only for kind retirement_account")
+        if self.plan is not None and self.kind not in (AssetKind.RETIREMENT_ACCOUNT, AssetKind.PLAN_PAYMENT):
+            raise ValueError("plan is only for kinds retirement_account and plan_payment")
         if (self.sale_months_ago is not None) != (self.kind is AssetKind.HOMESTEAD_PROCEEDS):
             raise ValueError("sale_months_ago goes with kind homestead_proceeds, and only with it")
         return self
@@ -70,7 +84,7 @@ class CatalogueAsset(BaseModel):
     def to_asset(self, *, asset_id: str, value: int, **extra: Any) -> Asset:
         """A case asset built from this entry (extra: owner, sold_on, acquired_on, ...)."""
         fields = self.model_dump(
-            exclude={"id", "value_min", "value_max", "sale_months_ago", "reasonably_necessary_share"},
+            exclude=_CATALOGUE_ONLY_FIELDS,
             exclude_defaults=True,
         )
         if self.reasonably_necessary_share is not None:
@@ -108,3 +122,8 @@ def load_catalogue(directory: Path | None = None) -> tuple[CatalogueAsset, ...]:
     if not entries:
         raise InputError(f"{directory}: no catalogue entries (*.jsonl)")
     return tuple(entries)
+
+
+def latest_edition(entries: tuple[CatalogueAsset, ...] | None = None) -> int:
+    """The newest catalogue edition: what a generator config without `catalogue_edition` samples from."""
+    return max(entry.edition for entry in (entries or load_catalogue()))
