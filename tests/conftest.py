@@ -1,6 +1,8 @@
 """Shared fixtures: where third-party reference data lives, and hypothesis profiles.
 
-CI runs the `ci` hypothesis profile (bounded examples); `-m slow` tests raise the budget themselves.
+The default run uses the `ci` hypothesis profile (derandomized: the same examples every run) and draws a
+tenth of each long property run (tests/long_runs.py). The full runs: `LEXSYM_LONG_RUNS=full
+HYPOTHESIS_PROFILE=dated pytest`, new examples each day, reproducible within it (seed YYYYMMDD).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.oracles import oracle_missing
 from tests.stub_server import FAKE_KEY, StubServer
 
 REPO = Path(__file__).resolve().parents[1]
@@ -24,7 +27,19 @@ settings.register_profile(
     "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True, print_blob=True
 )
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "dated", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=False, print_blob=True
+)
+"""For the full long runs (tests/long_runs.py): new examples each day, the same all day (seed YYYYMMDD)."""
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("HYPOTHESIS_PROFILE") == "dated" and config.getoption("hypothesis_seed") is None:
+        import datetime as dt
+
+        config.option.hypothesis_seed = dt.date.today().strftime("%Y%m%d")
 
 
 def shared_dir() -> Path | None:
@@ -84,7 +99,7 @@ CHROMEDRIVER = Path("/usr/bin/chromedriver")
 def browser() -> Iterator[Any]:
     """Debian's headless Chromium driven by Selenium (no browser download), 1500x950."""
     if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-        pytest.skip(
+        oracle_missing(
             "needs Debian's chromium and chromedriver in /usr/bin (apt-get install chromium chromium-driver)"
         )
     webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (pip install selenium)")

@@ -28,6 +28,7 @@ from lexsym.law.facts import case_facts
 from lexsym.law.rules import case_encoding_files, encoded_jurisdictions, rules_root, statute_files
 from lexsym.oracles.milp import solve_milp
 from lexsym.testing import allocation_problems, federal_cases, random_allocation_problem, random_federal_case
+from tests.long_runs import long_run
 
 Amounts = dict[tuple[str, str, str], int]
 
@@ -157,8 +158,7 @@ def test_allocator_matches_milp_joint(problem: AllocationProblem) -> None:
     assert_differential(problem)
 
 
-@pytest.mark.slow
-@settings(max_examples=4000)
+@settings(max_examples=long_run(4000))
 @given(allocation_problems(max_assets=10, max_exemptions=7))
 def test_allocator_matches_milp_many(problem: AllocationProblem) -> None:
     assert_differential(problem)
@@ -312,8 +312,7 @@ def test_solve_matches_milp_on_federal_statutes(case: Case) -> None:
     assert_case_matches_milp(case)
 
 
-@pytest.mark.slow
-@settings(max_examples=1500)
+@settings(max_examples=long_run(1500))
 @given(federal_cases(max_assets=16))
 def test_solve_matches_milp_on_federal_statutes_many(case: Case) -> None:
     assert_case_matches_milp(case)

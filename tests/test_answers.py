@@ -238,6 +238,16 @@ class TestJurisdictions:
             ("Commonwealth of Pennsylvania", "PA"),
             ("Narnia", "NARNIA"),
             ("Narnia exemptions", "NARNIA EXEMPTIONS"),
+            # issue 18: each stripping step on its own
+            ("Oregon's exemptions", "OR"),
+            ("Oregon’s exemption system", "OR"),
+            ("the State of Oregon state law", "OR"),
+            ("U.S", "US"),
+            ("Federal (11 U.S.C. § 522(d)) exemptions", "US"),
+            ("Wisconsin (state) - exemptions", "WI"),
+            ("  Arizona\n", "AZ"),
+            ("Arizona.", "AZ"),
+            ("Illinois exemption scheme", "IL"),
         ],
     )
     def test_names(self, name, code):
@@ -808,3 +818,36 @@ def test_gold_shaped_answers_round_trip(ae, ev, na, oe_name):
     assert read(Task.EV, ev) == as_claims(ev)
     assert read(Task.NA, na) == {code[name]: total for name, total in na.items()}
     assert read(Task.OE, oe) == OEAnswer(code[oe_name], as_claims(ev))
+
+
+@pytest.mark.parametrize("value", [5, 3.5, True, ["Oregon"], {"name": "Oregon"}])
+def test_an_oe_jurisdiction_that_is_not_a_name_is_refused_with_a_reason(value):
+    """Issue 18: a non-string jurisdiction is a format failure that says so, not a crash or a silent guess."""
+    text = "FINAL ANSWER: " + json.dumps({"jurisdiction": value, "schedule": {}})
+    answer = parse_answer(Task.OE, text)
+    assert not answer.ok and answer.value is None
+    assert "expected the jurisdiction to be a name" in answer.error
+
+
+@pytest.mark.parametrize("value", [None, ""])
+def test_an_oe_jurisdiction_left_empty_is_read_as_not_given(value):
+    text = "FINAL ANSWER: " + json.dumps({"jurisdiction": value, "schedule": {"a car": []}})
+    answer = parsed(Task.OE, text)
+    assert answer.ok and answer.value.jurisdiction is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            'FINAL ANSWER: here it is:\n\nSome words first.\n["Oregon", "Federal"]\nThanks.',
+            '["Oregon", "Federal"]',
+        ),
+        ('FINAL ANSWER:\n\n  {"Oregon": 100}\nDone.', '{"Oregon": 100}'),
+        ('**FINAL ANSWER:**\n\n```json\n["Arizona"]\n```\nafter', '["Arizona"]'),
+        ("FINAL ANSWER: Oregon, Federal\n[1, 2]", "Oregon, Federal"),
+    ],
+)
+def test_a_first_line_ending_in_a_colon_hands_over_to_the_next_value(text, expected):
+    """Issue 18: the scan for a value on a later line, and where it must not reach."""
+    assert extract_final_answer(text) == expected

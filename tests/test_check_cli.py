@@ -111,7 +111,13 @@ def test_random_answers_never_crash(value):
     path = _write(Path(__import__("tempfile").mkdtemp()), json.dumps(data))
     try:
         answer, case = load_answer_file(path)
-    except InputError:
+    except InputError as error:
+        assert "\n" not in str(error) and str(path) in str(error)  # one line, naming the file
         return
     report = check_answer_file(answer, case)
-    assert len(report.verdicts) == 5
+    assert [v.task.value for v in report.verdicts] == ["AE", "EC", "EV", "NA", "OE"]
+    for verdict in report.verdicts:
+        if not verdict.parsed:  # an unreadable answer is wrong, and says why
+            assert not verdict.correct and verdict.error and "\n" not in verdict.error
+        elif verdict.correct:  # a right answer carries no differences and breaks no rule
+            assert not verdict.differences and not verdict.violations

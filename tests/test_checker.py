@@ -107,6 +107,17 @@ def test_unknown_citation_and_bad_amounts():
     assert bad == [{"bad_amount"}] * 3
 
 
+def test_a_claim_on_an_asset_the_case_does_not_have_is_a_violation():
+    """Issue 18 survivor: dollars claimed in a made-up asset must not pass as a valid schedule."""
+    case = parse_case(build_case(CAR))
+    ghost, mixed = check_schedules(
+        case, [us(("yacht moored in Monaco", D[5], 100)), us(("car", D[2], 100), ("yacht", D[5], 100))]
+    )
+    for verdict in (ghost, mixed):
+        assert not verdict.valid
+        assert [v.name for v in verdict.violations] == ["unknown_asset"]
+
+
 def test_mutual_exclusion():
     spec = {
         "domicile": [{"state": "AZ", "start": "2000-01-01"}],

@@ -79,6 +79,47 @@ def test_leap_day_inside_the_180_day_window_is_counted():
     assert literal.jurisdictions == ["NV"]
 
 
+def test_179_of_the_180_days_is_the_longer_portion():
+    """Issue 18 survivor: `N < 180` read as `N < 179` made a 179-day place stop governing."""
+    result = allowable(
+        [("WA", before(3000), before(731)), ("ID", before(731), before(700)), ("OR", before(700), None)]
+    )
+    assert result.days_180 == {"WA": 179, "ID": 1}
+    assert result.rule_path == "180_longer"
+    assert result.applicable_state == "WA"
+    assert result.jurisdictions == ["WA", "US"]
+
+
+def test_all_180_days_in_one_place_is_the_whole_180_day_path():
+    result = allowable(
+        [("WA", before(3000), before(730)), ("OR", before(730), before(10)), ("ID", before(10), None)]
+    )
+    assert result.days_180 == {"WA": 180}
+    assert result.rule_path == "180_whole"
+    assert result.applicable_state == "WA"
+
+
+@pytest.mark.parametrize(
+    ("moved_to_washington", "days_180", "path"),
+    [
+        (911, {"WA": 180}, "180_whole"),  # 181 days before the 730-day window, only 180 of them in the window
+        (910, {"WA": 180}, "180_whole"),  # exactly the window
+        (909, {"ID": 1, "WA": 179}, "180_longer"),  # one day short: Idaho keeps the window's first day
+    ],
+)
+def test_the_180_day_window_starts_on_day_p_minus_910(moved_to_washington, days_180, path):
+    result = allowable(
+        [
+            ("ID", before(3000), before(moved_to_washington)),
+            ("WA", before(moved_to_washington), before(730)),
+            ("OR", before(730), before(10)),
+            ("ID", before(10), None),
+        ]
+    )
+    assert result.days_180 == days_180
+    assert result.rule_path == path
+
+
 def test_tie_in_the_180_day_window_gives_the_federal_exemptions():
     split = before(820)  # 90 days each side
     result = allowable([("WA", before(3000), split), ("ID", split, before(700)), ("OR", before(700), None)])

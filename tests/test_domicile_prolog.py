@@ -23,11 +23,13 @@ from lexsym._util.errors import SolveError
 from lexsym.law.vocabulary import STATES
 from lexsym.oracles.prolog_domicile import allowable_by_prolog, prolog_engine
 from lexsym.testing import cases_without_assets, domicile_histories
+from tests.long_runs import long_run
+from tests.oracles import oracle_missing
 
 try:
     prolog_engine()
 except SolveError as error:
-    pytest.skip(str(error), allow_module_level=True)
+    oracle_missing(str(error))
 
 
 def case_of(petition: dt.date, periods: list[tuple[str, int, int | None]]) -> Case:
@@ -127,8 +129,7 @@ def test_prolog_agrees_with_asp_for_each_spouse(case: Case) -> None:
     assert_agree(case)
 
 
-@pytest.mark.slow
-@settings(max_examples=3000)
+@settings(max_examples=long_run(3000))
 @given(cases_without_assets(histories=domicile_histories(max_places=6, max_periods=80)))
 def test_prolog_agrees_with_asp_at_length(case: Case) -> None:
     assert_agree(case)

@@ -157,6 +157,26 @@ def test_na_totals_by_jurisdiction():
     assert non_exempt_score(None, gold) == metrics.SampleScore(PRF(0.0, 0.0, 0.0), None)
 
 
+def test_an_error_of_exactly_five_percent_is_not_within_tolerance_anywhere():
+    """Issue 18: the strict boundary, pinned in exact arithmetic (floats put 5 % on either side)."""
+    assert not within_tolerance(105, 99) and not within_tolerance(95, 99)  # |105/100 - 1| = 1/20 exactly
+    assert not within_tolerance(2100, 1999) and not within_tolerance(1900, 1999)
+    assert within_tolerance(104.99, 99) and within_tolerance(95.01, 99)
+    assert not within_tolerance(float("nan"), 99) and not within_tolerance(float("inf"), 99)
+    at, inside = amounts_score([("d5", 105)], [("d5", 99)]), amounts_score([("d5", 104)], [("d5", 99)])
+    assert at.prf == PRF(0.0, 0.0, 0.0) and inside.prf == PRF(1.0, 1.0, 1.0)
+    on_the_line = oe_score(outcome(non_exempt=2100, optimal_non_exempt=1999, gap=101, gap_percent=1.0))
+    assert on_the_line.valid and not on_the_line.within_tolerance
+
+
+def test_a_case_without_assets_is_right_only_for_an_answer_without_assets():
+    """Issue 18: no gold assets and a non-empty answer must not score as perfect (EC and EV)."""
+    assert asset_mean_prf({}, {}).prf == PRF(1.0, 1.0, 1.0)
+    assert asset_mean_prf({"a boat": ["11 U.S.C. § 522(d)(5)"]}, {}).prf == PRF(0.0, 0.0, 0.0)
+    assert asset_mean_amounts({}, {}).prf == PRF(1.0, 1.0, 1.0)
+    assert asset_mean_amounts({"a boat": [("11 U.S.C. § 522(d)(5)", 100)]}, {}).prf == PRF(0.0, 0.0, 0.0)
+
+
 # --- OE ------------------------------------------------------------------------------------------------
 
 

@@ -100,6 +100,26 @@ def test_a_what_if_table_replaces_the_statute_figures():
     assert solve_spec(spec, tables=[table]).result("US").non_exempt_total == 2000
 
 
+def test_a_table_figure_binds_a_joint_case_as_one_household_pool():
+    """Issue 18 survivor: a table's exemption draws from the household pool only; the statute's per-debtor
+    pools (11 U.S.C. § 522(m) doubling) are not its, or both spouses would claim it without any cap."""
+    d1 = "11 U.S.C. § 522(d)(1)"
+    table = parse_table(
+        {
+            "name": "a $10,000 couple's homestead",
+            "exemptions": [
+                {"citation": d1, "jurisdiction": "US", "single": {"limit": 6000}, "joint": {"limit": 10000}}
+            ],
+        }
+    )
+    home = {"id": "home", "kind": "real_property", "use": "residence", "value": 70000}
+    spec = {"filing": "joint", "assets": [{**home, "applicable_exemptions": [d1]}]}
+    assert solve_spec(spec).result("US").non_exempt_total == 70000 - 2 * 27900  # the statute: per debtor
+    with_table = solve_spec(spec, tables=[table]).result("US")
+    assert with_table.non_exempt_total == 60000
+    assert max_claims(with_table, "home") == {d1: 10000}  # EV: the most one asset can take is the table's
+
+
 def test_a_table_can_opt_a_state_back_in():
     table = parse_table({"name": "AZ permits (d)", "opt_out": {"AZ": False}})
     spec = {"domicile": [{"state": "AZ", "start": "2000-01-01"}]}

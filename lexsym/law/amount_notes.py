@@ -26,11 +26,14 @@ def raise_on_missing_amounts(first: FirstPass, wanted: Iterable[str], petition: 
     jurisdiction_of = {str(s.arguments[0]): system_id(s.arguments[1]) for s in first["exemption_of"]}
     citation = first.citations()
     missing: dict[str, list[str]] = defaultdict(list)
+    # A cap on a group of exemptions (11 U.S.C. § 522(p)) binds each system whose exemptions it holds here.
+    group_systems: dict[str, set[str]] = defaultdict(set)
+    for system, _asset, _exemption, group in first.rows.get("group_member", []):
+        group_systems[group].add(system_id(system))
     for symbol in first["amount_missing"]:
         exemption, kind = (str(a) for a in symbol.arguments)
-        missing[jurisdiction_of.get(exemption, "?")].append(
-            (kind != "limit", kind, citation.get(exemption, exemption))
-        )
+        for code in group_systems.get(exemption) or {jurisdiction_of.get(exemption, "?")}:
+            missing[code].append((kind != "limit", kind, citation.get(exemption, exemption)))
     for code in wanted:
         if missing.get(code):
             (_, kind, cited), *others = sorted(missing[code])

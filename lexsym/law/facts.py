@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from lexsym.law.case import Case
 from lexsym.law.citations import canonical_citation
+from lexsym.law.date_arithmetic import full_months_between, years_before
 from lexsym.law.vocabulary import Filing, Person
 
 
@@ -25,26 +26,6 @@ def asp_date(day: dt.date) -> str:
 
 def place_constant(code: str) -> str:
     return code.lower()
-
-
-def full_months_between(start: dt.date, end: dt.date) -> int:
-    """Whole calendar months from `start` to `end`: 2023-01-15 -> 2024-07-14 is 17, -> 2024-07-15 is 18.
-
-    A month is complete on the same day of a later month; when that day does not exist (the 31st), on the
-    month's last day.
-    """
-    months = (end.year - start.year) * 12 + (end.month - start.month)
-    if months <= 0:
-        return 0
-    last_day = _days_in_month(end.year, end.month)
-    if end.day < min(start.day, last_day):
-        months -= 1
-    return months
-
-
-def _days_in_month(year: int, month: int) -> int:
-    following = dt.date(year + month // 12, month % 12 + 1, 1)
-    return (following - dt.timedelta(days=1)).day
 
 
 def claimants(case: Case) -> list[str]:
@@ -81,7 +62,7 @@ def case_facts(case: Case) -> list[str]:
     """Facts for one case, sorted so that the same case always grounds (and solves) the same way."""
     facts = domicile_facts(case)
     for years in range(1, YEARS_BACK + 1):
-        facts.append(f"years_before_day({years},{_years_before(case.petition_date, years).toordinal()}).")
+        facts.append(f"years_before_day({years},{years_before(case.petition_date, years).toordinal()}).")
     for index, visit in enumerate(case.visits):
         facts.append(
             f"visit({index},{place_constant(visit.state)},{visit.start.toordinal()},{visit.end.toordinal()})."
@@ -95,14 +76,6 @@ def case_facts(case: Case) -> list[str]:
 
 YEARS_BACK = 5
 """How many anniversaries before the petition date the facts name (for look-back periods counted in years)."""
-
-
-def _years_before(day: dt.date, years: int) -> dt.date:
-    """The same date `years` earlier; a 29 February falls back to the 28th."""
-    try:
-        return day.replace(year=day.year - years)
-    except ValueError:
-        return day.replace(year=day.year - years, day=28)
 
 
 def _asset_facts(case: Case, asset) -> Iterable[str]:
@@ -133,9 +106,12 @@ def _asset_facts(case: Case, asset) -> Iterable[str]:
         yield f"closely_held({a})."
     if asset.sold_on is not None:
         # A period "for N months after the sale" starts the day after the sale and runs through the
-        # N-month anniversary, so months are counted from the day after: on the anniversary N-1 whole
-        # months have passed, and the proceeds are still inside a "fewer than N" window.
-        elapsed = full_months_between(asset.sold_on + dt.timedelta(days=1), case.petition_date)
+        # N-month anniversary (the month's last day where the sale's day does not exist), so the months
+        # counted are those complete by the day before the petition: on the anniversary N-1 have passed,
+        # and the proceeds are still inside a "fewer than N" window. (Counting from the day after the
+        # sale instead loses the anniversary whenever that later day is missing from the month: a sale on
+        # 28 August 2023 would leave the window on 28 February 2025, its own anniversary.)
+        elapsed = full_months_between(asset.sold_on, case.petition_date - dt.timedelta(days=1))
         yield f"months_since_sale({a},{elapsed})."
     if asset.reinvested:
         yield f"reinvested({a})."

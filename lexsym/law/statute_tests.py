@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from lexsym._util.errors import InputError, LexsymError
+from lexsym.law.date_arithmetic import years_before
 
 DEFAULT_STATE = "OR"
 """Where a federal case's debtor lives: Oregon permits the federal exemptions, so US is allowable."""
@@ -96,7 +97,7 @@ def build_case(facts: dict[str, Any], *, state: str = DEFAULT_STATE) -> dict[str
     (2023-06-01 unless given), and each asset described by its id."""
     data = dict(facts)
     petition = dt.date.fromisoformat(str(data.setdefault("petition_date", "2023-06-01")))
-    data.setdefault("domicile", [{"state": state, "start": str(petition.replace(year=petition.year - 10))}])
+    data.setdefault("domicile", [{"state": state, "start": str(years_before(petition, 10))}])
     assets = []
     for asset in data.get("assets", []):
         asset = dict(asset) if isinstance(asset, dict) else asset

@@ -22,6 +22,7 @@ import math
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 
@@ -96,8 +97,17 @@ def relative_error(predicted: float, gold: float, epsilon: float = EPSILON) -> f
 
 
 def within_tolerance(predicted: float, gold: float, tolerance: float = TOLERANCE) -> bool:
-    """OpenExempt's indicator 1[|ŷ/(y+ε) − 1| < τ], τ = 0.05 (strictly below)."""
-    return relative_error(predicted, gold) < tolerance
+    """OpenExempt's indicator 1[|ŷ/(y+ε) − 1| < τ], τ = 0.05 (strictly below), decided in exact arithmetic.
+
+    In floating point an error of exactly 5 % comes out on either side of 0.05 (105 against 99 gives
+    0.05000000000000004), so the boundary would depend on rounding; exactly 5 % is not within tolerance.
+    """
+    if predicted == gold:
+        return True
+    if not math.isfinite(predicted):
+        return False
+    scale = Fraction(gold) + Fraction(EPSILON)
+    return abs(Fraction(predicted) - scale) < Fraction(str(tolerance)) * abs(scale)
 
 
 @dataclass(frozen=True)
@@ -154,7 +164,7 @@ def amounts_score(
         best = min(range(len(candidates)), key=lambda i: relative_error(amount, candidates[i]))
         error = relative_error(amount, candidates[best])
         errors.append(error)
-        if error < tolerance:
+        if within_tolerance(amount, candidates[best], tolerance):
             candidates.pop(best)
             tp += 1
         else:
@@ -292,7 +302,7 @@ def oe_score(outcome: ScheduleOutcome | None, tolerance: float = TOLERANCE) -> O
     return OEScore(
         correct=outcome.gap == 0,
         valid=True,
-        within_tolerance=error < tolerance,
+        within_tolerance=within_tolerance(outcome.non_exempt, outcome.optimal_non_exempt, tolerance),
         gap_percent=outcome.gap_percent,
         mare=error,
         beats_optimum=False,

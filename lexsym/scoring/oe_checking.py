@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -15,20 +14,10 @@ from typing import Any
 
 from lexsym._util.jsonl import LineError
 from lexsym._util.parallel import Executor, map_in_order
-from lexsym.law.vocabulary import JURISDICTION_NAMES
 from lexsym.scoring import metrics
 from lexsym.scoring.task_scorers import Row, oe_scores
 
 log = logging.getLogger("lexsym.scoring")
-
-
-def _checkable_jurisdiction(jurisdiction: str | None) -> str | None:
-    """A jurisdiction the checker can take. It writes the id into its ASP facts as a bare constant, so an
-    unknown name such as "New Zealand" or "U.K." is a syntax error that fails the whole case's batch. Any
-    name that is not a known id becomes a constant that is one (and is not allowable either)."""
-    if jurisdiction is None or jurisdiction.upper() in JURISDICTION_NAMES:
-        return jurisdiction
-    return "X_" + re.sub(r"[^A-Za-z0-9_]", "_", jurisdiction)
 
 
 def _oe_claims(value: Any) -> tuple[str | None, list[tuple[str, str, object]]]:
@@ -44,7 +33,7 @@ def _oe_claims(value: Any) -> tuple[str | None, list[tuple[str, str, object]]]:
         for claim in listed
     ]
     jurisdiction = value.jurisdiction if isinstance(value.jurisdiction, str) else None
-    return _checkable_jurisdiction(jurisdiction), claims
+    return jurisdiction, claims  # the checker maps any name it does not know to a constant of its own
 
 
 UNREADABLE = "X_unreadable"

@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from lexsym.law.case import Case
+from lexsym.law.date_arithmetic import years_before
 from lexsym.testing.choices import Choices, DrawnChoices, SeededChoices
 
 FIRST_PETITION_DATE = dt.date(2019, 4, 1)
@@ -98,13 +99,6 @@ def random_federal_case(
     return _case(SeededChoices(rng), min_assets=min_assets, max_assets=max_assets, joint=joint, state=state)
 
 
-def _years_before(day: dt.date, years: int) -> dt.date:
-    try:
-        return day.replace(year=day.year - years)
-    except ValueError:  # 29 February
-        return day.replace(year=day.year - years, day=28)
-
-
 def _case(choose: Choices, *, min_assets: int, max_assets: int, joint: bool | None, state: str) -> Case:
     is_joint = choose.chance(50) if joint is None else joint
     petition = dt.date.fromordinal(
@@ -118,7 +112,7 @@ def _case(choose: Choices, *, min_assets: int, max_assets: int, joint: bool | No
             "id": "generated",
             "petition_date": petition,
             "filing": "joint" if is_joint else "single",
-            "domicile": [{"state": state, "start": _years_before(petition, 12)}],
+            "domicile": [{"state": state, "start": years_before(petition, 12)}],
             "assets": assets,
         }
     )
