@@ -296,3 +296,12 @@ def test_a_composite_system_of_spouses_under_two_laws_is_checked_as_one_schedule
     assert ok.valid and ok.gap == 0
     assert not wrong_law.valid  # the IRA is the spouse's, who claims under Illinois law
     assert {v.name for v in arizona_only.violations} >= {"jurisdiction_not_allowable", "other_jurisdiction"}
+
+
+def test_a_nul_in_an_answer_string_is_judged_not_a_clingo_abort():
+    """Issue 19 #1 (found by issue 18's stronger property test): a NUL cut clingo's program text inside a
+    "§" and clingo aborted the whole process on the half character in its error message."""
+    case = parse_case(build_case(CAR))
+    (verdict,) = check_schedules(case, [us(("car\x00", D[5] + "\x00", 100), ("car", D[2] + "\x00", 5))])
+    assert not verdict.valid
+    assert {v.name for v in verdict.violations} <= {"unknown_asset", "unknown_citation", "not_eligible"}

@@ -16,7 +16,9 @@ from lexsym.law.vocabulary import Filing, Person
 
 
 def asp_string(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    """`text` as an ASP string literal. A NUL would end the program text clingo reads mid-string and make it
+    abort on the half character left in its error message, so NUL becomes U+FFFD."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\x00", "\ufffd")
     return f'"{escaped}"'
 
 
