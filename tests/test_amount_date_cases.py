@@ -12,17 +12,21 @@ from pathlib import Path
 import yaml
 
 from lexsym.law.case import BAPCPA_EFFECTIVE
+from lexsym.law.statute_survey import survey
 
 REPO = Path(__file__).resolve().parents[1]
-CHANGE = re.compile(r"^amount\(\w+,\s*\w+,\s*date\((\d+),(\d+),(\d+)\)", re.M)
 
 
 def _change_dates() -> dict[str, set[dt.date]]:
+    """The dates of each statute file's `amount/4` facts (an `amount_as_of/4` record starts nothing)."""
     found: dict[str, set[dt.date]] = defaultdict(set)
     for path in sorted((REPO / "statutes").rglob("*.lp")):
-        text = re.sub(r"%.*", "", path.read_text(encoding="utf-8"))
-        for year, month, day in CHANGE.findall(text):
-            found[path.relative_to(REPO).as_posix()].add(dt.date(int(year), int(month), int(day)))
+        for fact in survey(path).facts:
+            if fact.name == "amount":
+                year, month, day = map(
+                    int, re.fullmatch(r"date\((\d+),(\d+),(\d+)\)", fact.arguments[2]).groups()
+                )
+                found[path.relative_to(REPO).as_posix()].add(dt.date(year, month, day))
     return found
 
 
@@ -38,7 +42,7 @@ def _petition_dates() -> dict[str, set[dt.date]]:
 
 def test_every_amount_change_is_tested_the_day_before_and_the_day_of():
     changes, petitions = _change_dates(), _petition_dates()
-    assert sum(len(dates) for dates in changes.values()) >= 70  # the scan finds the dated amounts
+    assert sum(len(dates) for dates in changes.values()) >= 70  # the survey finds the dated amounts
     missing = [
         f"{path}: {day - dt.timedelta(days=1)} and {day}"
         for path, dates in sorted(changes.items())

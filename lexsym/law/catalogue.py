@@ -124,6 +124,6 @@ def load_catalogue(directory: Path | None = None) -> tuple[CatalogueAsset, ...]:
     return tuple(entries)
 
 
-def latest_edition(entries: tuple[CatalogueAsset, ...] | None = None) -> int:
+def latest_edition() -> int:
     """The newest catalogue edition: what a generator config without `catalogue_edition` samples from."""
-    return max(entry.edition for entry in (entries or load_catalogue()))
+    return max(entry.edition for entry in load_catalogue())

@@ -80,10 +80,11 @@ def _children(node: ast.AST) -> Iterator[ast.AST]:
             yield from (v for v in value if isinstance(v, ast.AST))
 
 
-def _walk(node: ast.AST) -> Iterator[ast.AST]:
+def walk(node: ast.AST) -> Iterator[ast.AST]:
+    """`node` and every node below it, depth first."""
     yield node
     for child in _children(node):
-        yield from _walk(child)
+        yield from walk(child)
 
 
 def _constants(term: ast.AST) -> Iterator[str]:
@@ -103,7 +104,7 @@ def _rule_words(rule: ast.AST) -> list[Word]:
     words: list[Word] = []
     bound: dict[str, str] = {}
     comparisons: list[ast.AST] = []
-    for node in _walk(rule):
+    for node in walk(rule):
         if node.ast_type == ast.ASTType.Function:
             positions = VOCABULARY_POSITIONS.get((node.name, len(node.arguments)), {})
             for index, domain in positions.items():
@@ -135,7 +136,7 @@ def _fact(rule: ast.AST) -> Fact | None:
 
 
 def _head_names(rule: ast.AST) -> Iterator[str]:
-    for node in _walk(rule.head):
+    for node in walk(rule.head):
         if node.ast_type == ast.ASTType.SymbolicAtom and node.symbol.ast_type == ast.ASTType.Function:
             yield node.symbol.name
 
