@@ -4,9 +4,13 @@ Table 1: the full `lexsym.solve(case)` (all five tasks; allowable jurisdictions 
 with competing federal exemptions (several vehicles, household goods, jewelry, tools, residences, cash,
 retirement funds; single and joint filings), next to the MILP oracle `lexsym.oracles.milp.solve_milp` on the
 case's US contract. Table 2: the allocator alone against the MILP on seeded contract-level problems
-(`lexsym.testing.random_allocation_problem`), which are harder than the statutes produce.
+(`lexsym.testing.random_allocation_problem`), which are harder than the statutes produce. Then one table
+per `--states` code: `lexsym.solve` of cases domiciled there, under that state's own law only, next to the
+MILP on the state's contract (Texas: a household aggregate over thirteen paragraphs, item classes, and no
+dollar cap on the home). `--figure` draws the medians of every table against the number of assets.
 
     python3 benchmarks/solve_scaling.py [--cases 20] [--seed 20261129] [--sizes 2 4 8 16 32 64]
+                                        [--states TX] [--figure scaling.png]
 """
 
 from __future__ import annotations
@@ -57,11 +61,15 @@ class Row:
 
 def us_contract(case: Case) -> AllocationProblem:
     """The federal contract of `case`, read from pass 1 the way `lexsym.law.solver` reads it."""
+    return contract(case, "US")
+
+
+def contract(case: Case, jurisdiction: str) -> AllocationProblem:
+    """The allocation contract of `case` under `jurisdiction`, read from pass 1 as the solver reads it."""
     root = rules_root()
-    symbols = solve_stratified(
-        [*statute_files(root), *case_encoding_files(root)], "\n".join(case_facts(case))
-    )
-    return AllocationProblem.from_symbols(symbols, "us")
+    files = statute_files(root) if jurisdiction == "US" else statute_files(root, [jurisdiction])
+    symbols = solve_stratified([*files, *case_encoding_files(root)], "\n".join(case_facts(case)))
+    return AllocationProblem.from_symbols(symbols, jurisdiction.lower())
 
 
 def timed(run: Callable[[], object]) -> tuple[float, object]:
@@ -87,6 +95,50 @@ def case_row(size: int, cases: int, rng: random.Random) -> Row:
         row.proven &= all(result.optimal for result in solution.jurisdictions)
         row.disagreements += solution.result("US").non_exempt_total != oracle.non_exempt  # type: ignore[attr-defined]
     return row
+
+
+def state_row(size: int, cases: int, rng: random.Random, state: str) -> Row:
+    """Cases domiciled in `state`, solved under its law alone, against the MILP on its contract."""
+    row = Row(size)
+    for index in range(cases):
+        case = random_federal_case(rng, min_assets=size, max_assets=size, joint=index % 2 == 1, state=state)
+        seconds, solution = timed(lambda case=case: lexsym.solve(case, jurisdictions=[state]))
+        assert isinstance(solution, lexsym.Solution)
+        problem = contract(case, state)
+        highs_seconds, oracle = timed(lambda problem=problem: solve_milp(problem))
+        row.ours.append(seconds)
+        row.highs.append(highs_seconds)
+        row.proven &= all(result.optimal for result in solution.jurisdictions)
+        row.disagreements += solution.result(state).non_exempt_total != oracle.non_exempt  # type: ignore[attr-defined]
+    return row
+
+
+def draw_figure(path: str, tables: dict[str, Sequence[Row]]) -> None:
+    """Median seconds against assets, log-log, ours solid and HiGHS dashed, one colour per table."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(7, 4.5), dpi=120)
+    for (name, rows), colour in zip(tables.items(), ("C0", "C1", "C2", "C3", "C4", "C5"), strict=False):
+        sizes = [row.size for row in rows]
+        axes.plot(
+            sizes, [statistics.median(r.ours) for r in rows], "o-", color=colour, label=f"{name}: lexsym"
+        )
+        axes.plot(
+            sizes, [statistics.median(r.highs) for r in rows], "s--", color=colour, label=f"{name}: HiGHS"
+        )
+    axes.set_xscale("log", base=2)
+    axes.set_yscale("log")
+    axes.set_xlabel("assets in the case")
+    axes.set_ylabel("median seconds")
+    axes.set_title("Solve time against the MILP on the same contract")
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path)
+    print(f"figure written to {path}")
 
 
 def contract_row(size: int, cases: int, rng: random.Random) -> Row:
@@ -163,6 +215,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--cases", type=int, default=20, help="cases per size (default 20)")
     parser.add_argument("--seed", type=int, default=20261129, help="random seed (default 20261129)")
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES), help="numbers of assets")
+    parser.add_argument("--states", nargs="*", default=["TX"], help="states to time on their own law (TX)")
+    parser.add_argument("--figure", help="write a PNG of the medians here")
     args = parser.parse_args(argv)
 
     # Warm up: the first solve loads the rules and the first HiGHS instance loads the library.
@@ -189,9 +243,25 @@ def main(argv: Sequence[str] | None = None) -> None:
     contracts = [contract_row(size, args.cases, rng) for size in args.sizes]
     print_table("Table 2. Contract level: allocate (clingo-lpx) vs HiGHS MILP", "allocate", contracts)
 
-    for name, rows in (("table 1", cases), ("table 2", contracts)):
+    tables: dict[str, Sequence[Row]] = {"table 1": cases, "table 2": contracts}
+    for number, state in enumerate(args.states, start=3):
+        rng = random.Random(f"{args.seed}-{state}")
+        rows = [state_row(size, args.cases, rng, state) for size in args.sizes]
+        print_table(
+            f"Table {number}. lexsym.solve under {state} law alone vs HiGHS MILP on the {state} contract",
+            "solve",
+            rows,
+        )
+        tables[f"table {number} ({state})"] = rows
+    for name, rows in tables.items():
         for text, met in verdicts(rows):
             print(f"{name}: {'MET ' if met else 'MISS'} {text}")
+    if args.figure:
+        labels = {"table 1": "US (full solve)", "table 2": "contracts"}
+        draw_figure(
+            args.figure,
+            {labels.get(name, name.split("(")[-1].rstrip(")")): rows for name, rows in tables.items()},
+        )
 
 
 if __name__ == "__main__":

@@ -113,7 +113,7 @@ def schedule_violations(problem: AllocationProblem, amounts: Amounts) -> list[st
         if claimed > cap:
             broken.append(f"{asset} under {exemption}: {claimed}, over the asset cap {cap}")
     for (group, claimant), limit in p.group_limits.items():
-        claimed = total(lambda c, a, e, sc, g=group, who=claimant: c == who and (a, e, g) in p.group_members)
+        claimed = total(lambda c, a, e, sc, key=(group, claimant): key in p.groups_capping(c, a, e))
         if claimed > limit:
             broken.append(f"group {group} of {claimant}: {claimed}, over {limit}")
     for exemption in p.solo:

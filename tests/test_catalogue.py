@@ -243,3 +243,28 @@ def test_enough_entries_fall_under_nothing_but_wildcards(catalogue, solutions):
     assert ("US", "11 U.S.C. § 522(d)(5)") in wildcards
     only_wildcards = [entry.id for entry in catalogue if not classification[entry.id] - wildcards]
     assert len(only_wildcards) >= MIN_UNCOVERED, (sorted(wildcards), only_wildcards)
+
+
+def test_land_entries_carry_the_facts_texas_reads(catalogue):
+    """Edition 3's land: the area and services its description states reach the rules (Tex. Prop. Code
+    § 41.002): a single adult's ranch and pasture together exceed 100 rural acres, so only the dearer is
+    the homestead; the city lot is urban and within 10 acres."""
+    by_id = {entry.id: entry for entry in catalogue}
+    ranch, pasture = by_id["ranch_house_ninety_county_acres"], by_id["pasture_forty_acres_home_place"]
+    city = by_id["city_lot_house_full_services"]
+    assert {ranch.edition, pasture.edition, city.edition} == {3}
+    case = Case(
+        petition_date=PETITION,
+        domicile=[{"state": "TX", "start": dt.date(2010, 1, 1)}],
+        assets=[
+            ranch.to_asset(asset_id="ranch", value=500000),
+            pasture.to_asset(asset_id="pasture", value=100000),
+        ],
+    )
+    assert lexsym.solve(case).result("TX").non_exempt_total == 100000
+    town = case.model_copy(update={"assets": [city.to_asset(asset_id="home", value=400000)]})
+    result = lexsym.solve(town).result("TX")
+    assert result.non_exempt_total == 0
+    assert [m.citation for m in result.classification["home"]] == ["Tex. Prop. Code § 41.002"]
+    with pytest.raises(ValueError, match="only for kind real_property"):
+        CatalogueAsset.model_validate({**city.model_dump(), "kind": "cash"})

@@ -146,7 +146,7 @@ def dates_in(text: str) -> set[dt.date]:
     return {day for day, _, _ in parse_dates(text)}
 
 
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+_SENTENCE_END = re.compile(r"(?<!\bSt)[.!?](?=\s|$)")  # "St. Louis" ends no sentence
 
 
 def sentence_at(text: str, start: int, end: int) -> str:
@@ -367,6 +367,24 @@ def test_petition_date_and_filing_status(renders):
             assert scenario.debtors[0] in intro, intro
             assert re.search(r"\b(alone|individual|individually|sole debtor|only debtor)\b", intro), intro
             assert not re.search(r"\bjoint (petition|case)\b|\bjointly\b(?<!not jointly)", intro), intro
+
+
+def test_a_lone_debtor_of_a_family_state_is_told_to_be_single_without_dependents():
+    """Texas's figures turn on whether the debtor is a family (Tex. Prop. Code § 42.001(a)); the case's
+    defaults say unmarried, no dependents, so the narrative says it wherever the dataset samples Texas, and
+    nowhere else (the nine suites pass through Texas without sampling it, and keep their bytes)."""
+    base = {"state_jurisdictions": ["TX"], "domicile_count_min": 1, "domicile_count_max": 1}
+    single = GeneratorConfig(name="tx-single", married_ratio=0.0, **base)
+    joint = GeneratorConfig(name="tx-joint", married_ratio=1.0, **base)
+    elsewhere = GeneratorConfig(name="pa-single", married_ratio=0.0, state_jurisdictions=["PA", "OR"])
+    sentence = "is not married and supports no dependents."
+    for index in range(6):
+        scenario = sample_scenario(single, index)
+        text = render_fact_pattern(scenario, single)
+        assert f"{scenario.debtors[0]} {sentence}" in text.split("\n\n")[0], text
+        assert not scenario.case.married and scenario.case.dependents == 0
+        assert sentence not in render_fact_pattern(sample_scenario(joint, index), joint)
+        assert sentence not in render_fact_pattern(sample_scenario(elsewhere, index), elsewhere)
 
 
 def residence_sentence(text: str, place: str, start: dt.date) -> str | None:

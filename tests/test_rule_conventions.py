@@ -2,7 +2,8 @@
 citation comments, vocabulary words, amounts) are `lexsym lint`'s, and tests/test_lint.py runs it over the
 shipped statutes; one checker, one opinion.
 
-- every federal amount is dated for the 2019, 2022 and 2025 § 104 adjustments;
+- every federal amount is dated for each § 104 adjustment from 2004 (in force when BAPCPA took effect)
+  through 2025, or from its BAPCPA enactment;
 - the vocabulary in Python (lexsym/law/vocabulary.py) and in ASP (encodings/vocabulary.lp) is the same;
 - the opt-out list covers every state, with its dates.
 """
@@ -49,19 +50,34 @@ def _show_all(files: list[Path]) -> set[str]:
 ATOMS = _show_all([ROOT / "encodings" / "vocabulary.lp", *statute_files(ROOT)])
 
 
+# The caps BAPCPA created start with their enacted figure on the day they first applied (Pub. L. 109-8
+# § 1501): § 522(p) (§ 322) from enactment, 2005-04-20 (§ 1501(b)(2)); § 522(n) (§ 224) from 2005-10-17.
+# The § 104 cycle adjusts them from 2007-04-01.
+BAPCPA_ENACTED = {"usc11_522_p": "2005,4,20", "usc11_522_n": "2005,10,17"}
+
+
 def test_federal_amounts_are_dated_for_each_adjustment():
     dated: dict[tuple[str, str], set[str]] = {}
+    enacted: dict[tuple[str, str], str] = {}
     for atom in atoms_named(ATOMS, "amount"):
         if not atom.startswith("amount(usc11_"):
             continue
         match = re.match(r"amount\((\w+),(.+),date\((\d+),4,1\),\d+\)$", atom)
-        assert match, atom
+        if not match:
+            # an enacted figure, dated the day its BAPCPA section first applied (and at most one per cap)
+            match = re.match(r"amount\((\w+),(.+),date\((\d+,\d+,\d+)\),\d+\)$", atom)
+            assert match and BAPCPA_ENACTED.get(match[1]) == match[3], atom
+            assert (match[1], match[2]) not in enacted, atom
+            enacted[match[1], match[2]] = match[3]
+            continue
         dated.setdefault((match[1], match[2]), set()).add(match[3])
     assert dated
+    assert set(enacted) <= set(dated)
     for key, years in dated.items():
-        # every § 104 adjustment (April 1, every third year) from the earliest encoded one, 2019 at the latest
+        # every § 104 adjustment (April 1, every third year) from the earliest encoded one through 2025; the
+        # figures reach back to BAPCPA (2005-10-17): from the 2004 adjustment, or from the enacted figure
         first = min(int(year) for year in years)
-        assert first <= 2019 and first % 3 == 2019 % 3, key
+        assert first == (2007 if key in enacted else 2004), key
         assert years == {str(year) for year in range(first, 2026, 3)}, key
 
 

@@ -144,8 +144,22 @@ def test_a_page_sets_the_law_beside_its_rules_with_dated_amounts_and_sources(sit
     assert "2019-01-01 (as of) $4,000 figure in the text of 12-1001 that P.A. 100-922" in text  # its source
     federal = words(read_page(site / "us.html"))
     # The § 104(a) table: one column per adjustment, every figure of (d)(1) across them.
-    assert "2019-04-01 2022-04-01 2025-04-01" in federal
-    assert "11 U.S.C. § 522(d)(1) limit $25,150 $27,900 $31,575" in federal
+    # (From 2004, the figures in force when BAPCPA took effect; the unconfirmed mark follows its figure.)
+    # The caps over state exemptions start with BAPCPA: § 522(p) on enactment, § 522(n) on 2005-10-17.
+    columns = (
+        "2004-04-01 2005-04-20 2005-10-17 2007-04-01 2010-04-01 2013-04-01 2016-04-01 2019-04-01 2022-04-01 "
+        "2025-04-01"
+    )
+    assert columns in federal
+    assert "11 U.S.C. § 522(p) limit $125,000 $136,875 $146,450 unconfirmed" in federal
+    texas = words(read_page(site / "tx.html"))  # a state's aggregate cap, with its family figure
+    assert "Tex. Prop. Code § 42.001(a) limit $30,000 $50,000 unconfirmed" in texas
+    assert "Tex. Prop. Code § 42.001(a) family $60,000 $100,000 unconfirmed" in texas
+    assert "(Amounts in force: $50,000 for a single adult, $100,000 for a family.)" in texas
+    assert (
+        "11 U.S.C. § 522(d)(1) limit $18,450 unconfirmed $20,200 $21,625 $22,975 unconfirmed "
+        "$23,675 unconfirmed $25,150 $27,900 $31,575"
+    ) in federal
 
 
 def test_departures_readings_and_the_opt_out_are_on_the_page(site):
@@ -232,6 +246,7 @@ def test_the_pages_read_well_in_chromium(site, browser, tmp_path):
     browser.get((site / "us.html").as_uri())
     table = browser.find_element(By.CSS_SELECTOR, "table.amounts")
     headers = [th.text for th in table.find_elements(By.CSS_SELECTOR, "th")]
-    assert headers[2:5] == ["2019-04-01", "2022-04-01", "2025-04-01"]
+    assert headers[2:5] == ["2004-04-01", "2005-04-20", "2005-10-17"]
+    assert headers[-4:-1] == ["2019-04-01", "2022-04-01", "2025-04-01"]
     assert table.size["width"] <= 1500
     assert not [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]

@@ -189,6 +189,19 @@ def _residence_at(scenario: Scenario, day: dt.date) -> int:
     return len(scenario.residences) - 1
 
 
+FAMILY_STATES = frozenset({"TX"})
+"""States whose figures follow the household, not the filing (Tex. Prop. Code § 42.001(a): a family or "a
+single adult, who is not a member of a family"). Where a dataset samples such a state, every lone debtor is
+told to be unmarried with no dependents (the case's defaults), whether or not that state's law governs, so
+the sentence gives nothing away; elsewhere it would be noise."""
+
+
+def _household_sentence(scenario: Scenario, config: GeneratorConfig) -> str | None:
+    if scenario.married or not set(config.state_jurisdictions) & FAMILY_STATES:
+        return None
+    return f"{scenario.debtors[0]} is not married and supports no dependents."
+
+
 def render_fact_pattern(scenario: Scenario, config: GeneratorConfig) -> str:
     """The case as a narrative: who filed and when, where they lived, what they own, plus the
     distracting statements that `config` switches on."""
@@ -248,8 +261,9 @@ def render_fact_pattern(scenario: Scenario, config: GeneratorConfig) -> str:
             asset_sentences.extend(assets[position].text())
     asset_sentences.extend(closing_asset)
 
+    household = _household_sentence(scenario, config)
     paragraphs = [
-        [intro],
+        [intro, household] if household else [intro],
         [sentence for block in residences for sentence in block.text()] + closing_residence,
         asset_sentences,
     ]

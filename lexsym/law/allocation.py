@@ -34,17 +34,33 @@ class AllocationProblem:
     item_caps: dict[tuple[str, str, str], int] = field(default_factory=dict)  # (asset, exemption, scope)
     asset_caps: dict[tuple[str, str], int] = field(default_factory=dict)  # (asset, exemption)
     fallbacks: dict[Pool, tuple[str, int]] = field(default_factory=dict)  # pool -> (base exemption, dollars)
-    group_limits: dict[tuple[str, str], int] = field(default_factory=dict)  # (group, claimant) -> dollars
+    group_limits: dict[tuple[str, str], int] = field(default_factory=dict)  # (group, claimant|household) -> $
     group_members: set[tuple[str, str, str]] = field(default_factory=set)  # (asset, exemption, group)
     exclusions: set[tuple[str, str]] = field(default_factory=set)  # stated both ways
     claimant_exclusions: set[tuple[str, str]] = field(default_factory=set)  # per claimant, both ways
     class_limits: dict[tuple[str, str, str], int] = field(default_factory=dict)  # (exemption, scope, class)
     class_members: set[tuple[str, str, str]] = field(default_factory=set)  # (asset, exemption, class)
+    class_weights: dict[tuple[str, str, str], int] = field(
+        default_factory=dict
+    )  # member -> units (default 1)
     solo: set[str] = field(default_factory=set)  # exemptions that may not share an asset with another
 
     @property
     def total_value(self) -> int:
         return sum(self.asset_values.values())
+
+    def groups_capping(self, claimant: str, asset: str, exemption: str) -> list[tuple[str, str]]:
+        """The group caps a claim by `claimant` on `asset` under `exemption` counts against: the claimant's
+        own, and a household cap shared by every claimant (Tex. Prop. Code § 42.001(a))."""
+        return [
+            (group, scope)
+            for group, scope in self.group_limits
+            if scope in (claimant, "household") and (asset, exemption, group) in self.group_members
+        ]
+
+    def class_weight(self, asset: str, exemption: str, item_class: str) -> int:
+        """How many of the class's units a claim on `asset` spends: 1 (an item), or its weight (acres)."""
+        return self.class_weights.get((asset, exemption, item_class), 1)
 
     def claim_options(self) -> list[tuple[str, str, str, str]]:
         """Every (claimant, asset, exemption, pool) a claim can be made on, in a stable order."""
@@ -77,6 +93,7 @@ class AllocationProblem:
         lines += [f"claimant_excluded_pair({e1},{e2})." for e1, e2 in sorted(self.claimant_exclusions)]
         lines += [f"class_limit({e},{s},{k},{v})." for (e, s, k), v in sorted(self.class_limits.items())]
         lines += [f"class_member({a(x)},{e},{k})." for x, e, k in sorted(self.class_members)]
+        lines += [f"class_weight({a(x)},{e},{k},{w})." for (x, e, k), w in sorted(self.class_weights.items())]
         lines += [f"solo({e})." for e in sorted(self.solo)]
         return "\n".join(lines) + "\n"
 
@@ -118,6 +135,7 @@ class AllocationProblem:
         problem.claimant_exclusions = {(e1, e2) for e1, e2 in mine("claimant_excluded_pair")}
         problem.class_limits = {(e, s, k): v for e, s, k, v in mine("class_limit")}
         problem.class_members = {(a, e, k) for a, e, k in mine("class_member")}
+        problem.class_weights = {(a, e, k): w for a, e, k, w in mine("class_weight")}
         problem.solo = {e for (e,) in mine("solo")}
         return problem
 

@@ -19,6 +19,7 @@ from lexsym.law.vocabulary import (
     STATES,
     AssetKind,
     Filing,
+    MunicipalService,
     Owner,
     Person,
     RetirementPlan,
@@ -32,6 +33,11 @@ BAPCPA_EFFECTIVE = dt.date(2005, 10, 17)
 
 MAX_TOTAL_VALUE = 1_000_000_000
 """Clingo integers are 32-bit; keeping the estate under $1 billion leaves room for every sum."""
+
+
+def _unset(value: Any) -> bool:
+    """Fields added after the nine suites stay out of a case's JSON until set: the suites keep their bytes."""
+    return value is None or value is False or value == 0 or value == []
 
 
 def _whole_dollars(value: Any) -> Any:
@@ -148,6 +154,25 @@ class Asset(BaseModel):
         description="A finding of the amount reasonably necessary for support; only exemptions limited "
         "by that standard read it.",
     )
+    acres: float | None = Field(
+        default=None,
+        ge=0,
+        exclude_if=_unset,
+        description="Land: its area in acres (to 1/100 acre). Absent, the land is taken to be within every "
+        "acreage limit; land over a limit is listed as two assets, the designated part and the rest.",
+    )
+    in_municipality: bool = Field(
+        default=False,
+        exclude_if=_unset,
+        description="Land within the limits of a municipality or its extraterritorial jurisdiction, or in a "
+        "platted subdivision.",
+    )
+    services: list[MunicipalService] = Field(
+        default_factory=list,
+        exclude_if=_unset,
+        description="Land: police and (paid or volunteer) fire protection serving it, and the electric, "
+        "natural gas, sewer, storm sewer and water service a municipality provides or contracts for.",
+    )
     applicable_exemptions: list[str] | None = Field(
         default=None,
         description="Citations that apply to this asset, replacing rule-derived classification "
@@ -207,6 +232,25 @@ class Case(BaseModel):
     spouses_cannot_agree: bool = Field(
         default=False,
         description="Joint cases: the spouses cannot agree on the system to elect (11 U.S.C. § 522(b)(1)).",
+    )
+    married: bool = Field(
+        default=False,
+        exclude_if=_unset,
+        description="The debtor is married on the petition date, whether or not the spouse joins the "
+        "petition (a joint filing implies it).",
+    )
+    dependents: int = Field(
+        default=0,
+        ge=0,
+        exclude_if=_unset,
+        description="How many people the debtors support who live in their household.",
+    )
+    licensed_drivers: int | None = Field(
+        default=None,
+        ge=0,
+        exclude_if=lambda value: value is None,
+        description="Members of the debtors' household who hold a driver's license or rely on another "
+        "person to drive them; absent, one per debtor.",
     )
     readings: Readings = Field(
         default_factory=Readings,

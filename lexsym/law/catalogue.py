@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from lexsym._util.datafiles import data_dir
 from lexsym._util.errors import InputError
 from lexsym.law.case import Asset, describe_validation_error
-from lexsym.law.vocabulary import AssetKind, Person, RetirementPlan, Use, VehicleType
+from lexsym.law.vocabulary import AssetKind, MunicipalService, Person, RetirementPlan, Use, VehicleType
 
 
 def catalogue_dir() -> Path:
@@ -65,6 +65,9 @@ class CatalogueAsset(BaseModel):
     reasonably_necessary_share: float | None = Field(
         default=None, ge=0, le=1, description="Share of the value found reasonably necessary for support."
     )
+    acres: float | None = Field(default=None, ge=0, description="Land: its area, as the description says.")
+    in_municipality: bool = False
+    services: list[MunicipalService] = Field(default_factory=list)
     edition: int = Field(
         default=1, ge=1, description="The catalogue edition that added the entry; a config pins an edition."
     )
@@ -77,6 +80,10 @@ class CatalogueAsset(BaseModel):
             raise ValueError("vehicle_type is only for kind motor_vehicle")
         if self.plan is not None and self.kind not in (AssetKind.RETIREMENT_ACCOUNT, AssetKind.PLAN_PAYMENT):
             raise ValueError("plan is only for kinds retirement_account and plan_payment")
+        if (self.acres is not None or self.in_municipality or self.services) and self.kind is not (
+            AssetKind.REAL_PROPERTY
+        ):
+            raise ValueError("acres, in_municipality and services are only for kind real_property")
         if (self.sale_months_ago is not None) != (self.kind is AssetKind.HOMESTEAD_PROCEEDS):
             raise ValueError("sale_months_ago goes with kind homestead_proceeds, and only with it")
         return self

@@ -57,9 +57,11 @@ class ClaimExplainer:
         if pool in p.fallbacks:
             base, dollars = p.fallbacks[pool]
             limits.append(f"plus up to ${dollars:,} of unused {self.citation[base]}")
-        for (group, claimant_), dollars in p.group_limits.items():
-            if claimant_ == claimant and (asset, exemption, group) in p.group_members:
-                limits.append(f"within {self.citation.get(group, group)} cap ${dollars:,}")
+        for group, scope in p.groups_capping(claimant, asset, exemption):
+            shared = " shared by the household" if scope == "household" else ""
+            limits.append(
+                f"within {self.citation.get(group, group)} cap ${p.group_limits[(group, scope)]:,}{shared}"
+            )
         if exemption in p.solo:
             limits.append("not combined with another exemption on this asset")
         if (asset, exemption) in p.asset_caps:

@@ -56,6 +56,12 @@ def domicile_facts(case: Case) -> list[str]:
         facts.append(f"filed_in({place_constant(filed)}).")
     if case.spouses_cannot_agree:
         facts.append("spouses_cannot_agree.")
+    if case.married or case.filing is Filing.JOINT:
+        facts.append("married.")
+    if case.dependents:
+        facts.append(f"dependents({case.dependents}).")
+    if case.licensed_drivers is not None:
+        facts.append(f"licensed_drivers({case.licensed_drivers}).")
     facts.extend(case.readings.facts())
     return facts
 
@@ -104,6 +110,12 @@ def _asset_facts(case: Case, asset) -> Iterable[str]:
         yield f"vehicle_type({a},{asset.vehicle_type.value})."
     if asset.luxury:
         yield f"luxury({a})."
+    if asset.acres is not None:
+        yield f"acres_hundredths({a},{round(asset.acres * 100)})."
+    if asset.in_municipality:
+        yield f"in_municipality({a})."
+    for service in sorted({s.value for s in asset.services}):
+        yield f"municipal_service({a},{service})."
     if asset.closely_held:
         yield f"closely_held({a})."
     if asset.sold_on is not None:

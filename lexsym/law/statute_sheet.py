@@ -25,7 +25,7 @@ _SHOW = """
 #show amount_in_force/3. #show separate_per_debtor/1. #show item_count/2. #show joint_item_count/2.
 #show fallback_of/2. #show excludes/2. #show no_stacking/1. #show unlimited/1. #show limited_to_support/1.
 #show group_citation/2. #show provision_text/3. #show opt_out/1. #show opt_out_citation/2. #show state/1.
-#show opt_out_scope/2. #show not_yet_in_force/1.
+#show opt_out_scope/2. #show not_yet_in_force/1. #show counts_toward/2. #show figures_follow_family/1.
 """
 
 
@@ -81,11 +81,17 @@ def statute_sheet(
     unlimited = {e for (e,) in rows["unlimited"]}
     support = {e for (e,) in rows["limited_to_support"]}
     titles, texts = dict(rows["exemption_title"]), dict(rows["statute_text"])
+    family = {e for (e,) in rows["figures_follow_family"]}
+    toward: dict[str, list[str]] = defaultdict(list)
+    for e, group in rows["counts_toward"]:
+        toward[e].append(group)
 
     def terms(e: str) -> tuple[str, ...]:
         said: list[str] = []
         each = e in per_debtor
-        if e in unlimited:
+        if e in unlimited and e in toward:
+            said.append("No dollar limit of its own.")
+        elif e in unlimited:
             said.append("No dollar limit.")
         elif e in support:
             said.append(
@@ -97,6 +103,9 @@ def statute_sheet(
                 said.append(
                     f"Limit: {_money(limit)}; in a joint case each debtor has a separate {_money(limit)}."
                 )
+            elif e in family:
+                joint = amounts.get((e, "joint_limit"), limit)
+                said.append(f"Limit: {_money(limit)} for a single adult; {_money(joint)} for a family.")
             else:
                 joint = amounts.get((e, "joint_limit"), limit)
                 said.append(
@@ -114,6 +123,10 @@ def statute_sheet(
             else:
                 joint = joint_counts.get(e, count)
                 said.append(f"Only {count} item{'s' if count > 1 else ''} ({joint} in a joint case).")
+        for group in sorted(toward.get(e, ())):
+            said.append(
+                f"Counts toward the {citation.get(group, group)} aggregate, with the others listed there."
+            )
         if e in fallback and (e, "fallback") in amounts:
             said.append(
                 f"May also use up to {_money(amounts[(e, 'fallback')])} of any unused amount of "
@@ -140,8 +153,12 @@ def statute_sheet(
     exemptions.sort(key=lambda x: (order[x.jurisdiction], citation_order(x.citation)))
     provisions = []
     for key, cited, text in sorted(rows["provision_text"], key=lambda r: citation_order(r[1])):
-        limit = amounts.get((key, "limit"))
-        provisions.append((cited, text + (f" (Amount in force: {_money(limit)}.)" if limit else "")))
+        limit, joint = amounts.get((key, "limit")), amounts.get((key, "joint_limit"))
+        if limit and joint and key in family:
+            text += f" (Amounts in force: {_money(limit)} for a single adult, {_money(joint)} for a family.)"
+        elif limit:
+            text += f" (Amount in force: {_money(limit)}.)"
+        provisions.append((cited, text))
     opted = {s.upper() for (s,) in rows["opt_out"]}
     cited_opt_out = {s.upper(): c for s, c in rows["opt_out_citation"]}
     scopes = {s.upper(): w for s, w in rows["opt_out_scope"]}

@@ -191,6 +191,18 @@ class AmountKind(str, Enum):
     JOINT_LIMIT = "joint_limit"
 
 
+class MunicipalService(str, Enum):
+    """Services that land receives, as Tex. Prop. Code § 41.002(c) lists them to tell urban from rural."""
+
+    POLICE = "police"
+    FIRE = "fire"  # paid or volunteer fire protection
+    ELECTRIC = "electric"
+    NATURAL_GAS = "natural_gas"
+    SEWER = "sewer"
+    STORM_SEWER = "storm_sewer"
+    WATER = "water"
+
+
 class Filing(str, Enum):
     SINGLE = "single"
     JOINT = "joint"

@@ -145,6 +145,8 @@ def build_pages(
         facts = jurisdiction_facts(root, code, JURISDICTION_NAMES, as_of, declared)
         sheet = statute_sheet(as_of, ("US",) if code == "US" else ("US", code), str(root))
         terms = {entry.citation: entry.terms for entry in sheet.for_jurisdiction(code)}
+        for cited, text in sheet.provisions:  # group caps are stated as provisions, with their amounts
+            terms.setdefault(cited, (text,))
         own = {path.resolve(): grouped.pop(path.resolve(), []) for path in paths}
         other = grouped.pop(folder, [])
         pages.append(JurisdictionPage(facts, sources, own, other, terms))

@@ -25,6 +25,7 @@ _SHOW = """
 #show amount/4. #show amount_as_of/4. #show amount_source/3. #show unconfirmed/3. #show amount_stale_from/3.
 #show departs_from_openexempt/2. #show opt_out/1. #show opt_out_citation/2. #show opt_out_scope/2.
 #show opt_out_source/2. #show jurisdiction_name/2.
+#show group/1. #show group_citation/2. #show counts_toward/2. #show figures_follow_family/1.
 """
 
 
@@ -49,6 +50,7 @@ class ExemptionFacts:
     amounts: list[DatedAmount] = field(default_factory=list)
     stale_from: dict[str, dt.date] = field(default_factory=dict)
     departures: list[str] = field(default_factory=list)
+    family_figures: bool = False  # its joint figures are a family's (figures_follow_family/1)
 
 
 SCOPE_WORDS = {
@@ -113,6 +115,17 @@ def jurisdiction_facts(
         for ident, where in rows["exemption"]
         if where == own or ident in declared_here
     }
+    # Group caps carry dated amounts too: a state's aggregate belongs to the state of its members, the
+    # federal caps over state exemptions (11 U.S.C. § 522(n), (p)) to the federal page.
+    where_of = dict(rows["exemption"])
+    group_citation = dict(rows["group_citation"])
+    for (group,) in rows["group"]:
+        members = {where_of.get(e) for e, g in rows["counts_toward"] if g == group}
+        if (members.pop() if len(members) == 1 else "us") == own:
+            exemptions[group] = ExemptionFacts(group, group_citation.get(group, group), "Aggregate cap", "")
+    for (ident,) in rows["figures_follow_family"]:
+        if ident in exemptions:
+            exemptions[ident].family_figures = True
     sources = {(e, d): text for e, d, text in rows["amount_source"]}
     doubtful = {(e, k, d) for e, k, d in rows["unconfirmed"]}
     for predicate, as_of_record in (("amount", False), ("amount_as_of", True)):
@@ -179,6 +192,10 @@ def amount_rows(facts: JurisdictionFacts) -> list[AmountRow]:
         kinds = dict.fromkeys(amount.kind for amount in exemption.amounts)
         for kind in kinds:
             by_date = {a.start: a for a in exemption.amounts if a.kind == kind}
-            label = KIND_LABELS.get(kind, kind)
+            label = (
+                "family"
+                if kind == "joint_limit" and exemption.family_figures
+                else KIND_LABELS.get(kind, kind)
+            )
             rows.append(AmountRow(exemption.citation, ident, label, by_date, exemption.stale_from.get(kind)))
     return rows

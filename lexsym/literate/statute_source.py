@@ -14,7 +14,9 @@ from pathlib import Path
 from lexsym._util.errors import InputError
 
 SECTION_LINE = re.compile(r"^%\s*-{3,}\s*(?P<title>.*?)\s*-*\s*$")
-EXEMPTION_FACT = re.compile(r"^exemption\(\s*(?P<id>[a-z][A-Za-z0-9_]*)\s*,")
+EXEMPTION_FACT = re.compile(
+    r"^(?:exemption\(\s*(?P<id>[a-z][A-Za-z0-9_]*)\s*,|group\(\s*(?P<group>[a-z][A-Za-z0-9_]*)\s*\)\.)"
+)
 READING_USE = re.compile(r"reading\(\s*(?P<name>[a-z][a-z0-9_]*)\s*,\s*(?P<option>[a-z][a-z0-9_]*)\s*\)")
 HEADER_FIELD = re.compile(r"^(?P<name>Source|Input|Used|Output):\s*(?P<text>.*)$")
 
@@ -42,11 +44,15 @@ class Section:
 
     @property
     def exemption_ids(self) -> tuple[str, ...]:
-        """The exemptions this section declares (`exemption(id, j).`), in order."""
+        """The exemptions (`exemption(id, j).`) and group caps (`group(id).`) declared here, in order."""
         found = []
         for block in self.blocks:
             if block.kind == "code":
-                found += [m.group("id") for line in block.lines if (m := EXEMPTION_FACT.match(line.strip()))]
+                found += [
+                    m.group("id") or m.group("group")
+                    for line in block.lines
+                    if (m := EXEMPTION_FACT.match(line.strip()))
+                ]
         return tuple(found)
 
     @property

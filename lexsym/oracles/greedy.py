@@ -17,6 +17,7 @@ def greedy_allocation(problem: AllocationProblem) -> dict[tuple[str, str, str], 
     """(claimant, asset, exemption) -> dollars, a valid but usually suboptimal schedule."""
     pool_left = dict(problem.pool_limits)
     items_left = dict(problem.pool_items)
+    item_room: dict[tuple[str, tuple[str, str]], int] = {}  # (asset, pool) -> what its item claim has left
     group_left = dict(problem.group_limits)
     used_exemptions: set[str] = set()
     used_by: dict[str, set[str]] = defaultdict(set)  # claimant -> exemptions they claimed under
@@ -42,15 +43,20 @@ def greedy_allocation(problem: AllocationProblem) -> dict[tuple[str, str, str], 
                     continue
                 pool = (exemption, scope)
                 classes = _classes(problem, asset, exemption, scope)
-                if any(asset not in class_assets[key] and len(class_assets[key]) >= n for key, n in classes):
+                if any(
+                    asset not in class_assets[key] and _units(problem, class_assets[key] | {asset}, key) > n
+                    for key, n in classes
+                ):
                     continue
                 room = min(value_left, interest_left[claimant])
                 if pool in pool_left:
                     room = min(room, pool_left[pool])
                 if pool in items_left:
-                    if items_left[pool] <= 0:
+                    # One item claim per asset and pool, shared by the claimants drawing on the pool.
+                    if (asset, pool) not in item_room and items_left[pool] <= 0:
                         continue
-                    room = min(room, problem.claim_caps.get(pool, room))
+                    claim_cap = problem.claim_caps.get(pool, problem.asset_values[asset])
+                    room = min(room, item_room.get((asset, pool), claim_cap))
                 cap = problem.item_caps.get((asset, exemption, scope))
                 if cap is not None:
                     room = min(
@@ -68,9 +74,8 @@ def greedy_allocation(problem: AllocationProblem) -> dict[tuple[str, str, str], 
                         asset_cap
                         - sum(v for (c, x, e), v in amounts.items() if x == asset and e == exemption),
                     )
-                for (group, who), left in group_left.items():
-                    if who == claimant and (asset, exemption, group) in problem.group_members:
-                        room = min(room, left)
+                for key in problem.groups_capping(claimant, asset, exemption):
+                    room = min(room, group_left[key])
                 if room <= 0:
                     continue
                 amounts[(claimant, asset, exemption)] += room
@@ -84,11 +89,19 @@ def greedy_allocation(problem: AllocationProblem) -> dict[tuple[str, str, str], 
                 if pool in pool_left:
                     pool_left[pool] -= room
                 if pool in items_left:
-                    items_left[pool] -= 1
-                for key in group_left:
-                    if key[1] == claimant and (asset, exemption, key[0]) in problem.group_members:
-                        group_left[key] -= room
+                    if (asset, pool) not in item_room:
+                        items_left[pool] -= 1
+                        item_room[(asset, pool)] = problem.claim_caps.get(pool, problem.asset_values[asset])
+                    item_room[(asset, pool)] -= room
+                for key in problem.groups_capping(claimant, asset, exemption):
+                    group_left[key] -= room
     return dict(amounts)
+
+
+def _units(problem: AllocationProblem, assets: set[str], key: tuple[str, str, str]) -> int:
+    """The units of class `key` (exemption, scope, class) that claims on `assets` spend."""
+    exemption, _scope, item_class = key
+    return sum(problem.class_weight(asset, exemption, item_class) for asset in assets)
 
 
 def _classes(problem: AllocationProblem, asset: str, exemption: str, scope: str) -> list[tuple[tuple, int]]:

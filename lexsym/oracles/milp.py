@@ -15,7 +15,8 @@ The model, in dollars:
 - per-item caps, caps on one asset under one exemption, per-claimant caps on groups of claims;
 - no-stacking exemptions: an asset claimed under one takes no other claim (binary w[a,e]);
 - mutual exclusions through binary z[e]; per-claimant exclusions through binary z[c,e];
-- item classes: binary y[a,e,s] says pool (e,s) claims in asset a; at most N assets of a class per pool;
+- item classes: binary y[a,e,s] says pool (e,s) claims in asset a; at most N assets (or units: acres) of a
+  class per pool;
 - maximise the dollars claimed.
 """
 
@@ -198,12 +199,10 @@ def _build(problem: AllocationProblem) -> tuple[_Model, dict[tuple[str, str, str
     for (asset, exemption), cap in p.asset_caps.items():
         model.at_most(by_asset_exemption.get((asset, exemption), {}), cap)
 
-    # Group caps: one claimant's claims on the group's (asset, exemption) pairs.
-    for (group, claimant), limit in p.group_limits.items():
+    # Group caps: one claimant's (or the household's) claims on the group's (asset, exemption) pairs.
+    for key, limit in p.group_limits.items():
         terms = {
-            j: 1.0
-            for (c, asset, exemption), j in x.items()
-            if c == claimant and (asset, exemption, group) in p.group_members
+            j: 1.0 for (c, asset, exemption), j in x.items() if key in p.groups_capping(c, asset, exemption)
         }
         model.at_most(terms, limit)
 
@@ -255,7 +254,7 @@ def _build(problem: AllocationProblem) -> tuple[_Model, dict[tuple[str, str, str
             if not terms:
                 continue
             y = model.column(0.0, 1.0, integer=True)
-            picks[y] = 1.0
+            picks[y] = float(p.class_weight(asset, exemption, item_class))
             model.at_most({**terms, y: -float(p.asset_values.get(asset, 0))}, 0.0)
         model.at_most(picks, limit)
     return model, x

@@ -159,17 +159,22 @@ def _problem(
 
 def _item_classes(choose: Choices, problem: AllocationProblem, exemption: str, scopes: list[str]) -> None:
     """One or two item classes on `exemption` ("one rifle or shotgun and one pistol"): each eligible asset in
-    none, one or both; each pool may claim in at most 1 or 2 assets of each class."""
+    none, one or both; each pool may claim in at most 1 or 2 assets of each class. Some classes weigh their
+    members instead (Texas homestead acres): 0 to 5 units each, 2 to 8 units per pool."""
     classes = ["class_a", "class_b"][: choose.integer(1, 2)]
+    weighted = {item_class for item_class in classes if choose.chance(25)}
     for asset, e in sorted(problem.eligible):
         if e != exemption:
             continue
         for item_class in classes:
             if choose.chance(60):
                 problem.class_members.add((asset, exemption, item_class))
+                if item_class in weighted:
+                    problem.class_weights[(asset, exemption, item_class)] = choose.integer(0, 5)
     for scope in scopes:
         for item_class in classes:
-            problem.class_limits[(exemption, scope, item_class)] = choose.integer(1, 2)
+            most = choose.integer(2, 8) if item_class in weighted else choose.integer(1, 2)
+            problem.class_limits[(exemption, scope, item_class)] = most
 
 
 def _limits(
@@ -221,22 +226,37 @@ def _fallback(
 
 
 def _groups(choose: Choices, problem: AllocationProblem, exemptions: list[str], max_value: int) -> None:
-    """Per-claimant group caps of the two shapes the statutes use: claims under one exemption on some
-    of its assets (the § 522(n) IRA cap), or every claim on some assets (the § 522(p) homestead cap)."""
+    """Group caps of the shapes the statutes use: claims under one exemption on some of its assets (the
+    § 522(n) IRA cap) or every claim on some assets (the § 522(p) homestead cap), one cap per claimant;
+    or one household cap over whole household pools (the Tex. Prop. Code § 42.001(a) aggregate) or over
+    every claim on some assets. Each shape keeps the constraint matrix a network's, so optima stay whole."""
     for number in range(choose.integer(0, 2) if choose.chance(30) else 0):
         group = f"grp_{number + 1}"
+        shared = sorted({e for (e, _), scope in problem.draws.items() if scope == "household"})
+        if shared and choose.chance(25):
+            chosen = {e for e in shared if choose.chance(50)}
+            members = {(a, e, group) for a, e in sorted(problem.eligible) if e in chosen}
+            if members:
+                problem.group_members |= members
+                problem.group_limits[(group, "household")] = _dollars(choose, max_value)
+            continue
         if choose.chance(50):
             exemption = choose.pick(exemptions)
             members = {
                 (a, e, group) for a, e in sorted(problem.eligible) if e == exemption and choose.chance(60)
             }
+            assets_shape = False
         else:
             assets = {a for a in problem.asset_values if choose.chance(40)}
             members = {(a, e, group) for a, e in sorted(problem.eligible) if a in assets}
+            assets_shape = True
         if not members:
             continue
         problem.group_members |= members
         limit = _dollars(choose, max_value)
+        if assets_shape and choose.chance(20):
+            problem.group_limits[(group, "household")] = limit
+            continue
         for claimant in problem.claimants:
             problem.group_limits[(group, claimant)] = (
                 limit if choose.chance(80) else _dollars(choose, max_value)
