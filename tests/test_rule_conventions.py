@@ -51,9 +51,10 @@ ATOMS = _show_all([ROOT / "encodings" / "vocabulary.lp", *statute_files(ROOT)])
 
 
 # The caps BAPCPA created start with their enacted figure on the day they first applied (Pub. L. 109-8
-# § 1501): § 522(p) (§ 322) from enactment, 2005-04-20 (§ 1501(b)(2)); § 522(n) (§ 224) from 2005-10-17.
+# § 1501): § 522(p) and (q) (§ 322) from enactment, 2005-04-20 (§ 1501(b)(2)); § 522(n) (§ 224) from
+# 2005-10-17.
 # The § 104 cycle adjusts them from 2007-04-01.
-BAPCPA_ENACTED = {"usc11_522_p": "2005,4,20", "usc11_522_n": "2005,10,17"}
+BAPCPA_ENACTED = {"usc11_522_p": "2005,4,20", "usc11_522_q": "2005,4,20", "usc11_522_n": "2005,10,17"}
 
 
 def test_federal_amounts_are_dated_for_each_adjustment():

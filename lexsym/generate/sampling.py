@@ -14,7 +14,8 @@ from functools import cache
 
 from lexsym._util.datafiles import read_data_yaml
 from lexsym.generate.config import RULE_PATHS, GeneratorConfig, shape_id
-from lexsym.law.case import Asset, Case, DomicilePeriod, ThirdPartyItem, Visit
+from lexsym.law.asset import Asset
+from lexsym.law.case import Case, DomicilePeriod, ThirdPartyItem, Visit
 from lexsym.law.catalogue import CatalogueAsset, load_catalogue
 from lexsym.law.vocabulary import FOREIGN, KIND_PARENTS, STATES, AssetKind, Filing, Owner, Use
 

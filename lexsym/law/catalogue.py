@@ -16,7 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from lexsym._util.datafiles import data_dir
 from lexsym._util.errors import InputError
-from lexsym.law.case import Asset, describe_validation_error
+from lexsym.law.asset import Asset
+from lexsym.law.case import describe_validation_error
 from lexsym.law.vocabulary import AssetKind, MunicipalService, Person, RetirementPlan, Use, VehicleType
 
 

@@ -62,6 +62,10 @@ def domicile_facts(case: Case) -> list[str]:
         facts.append(f"dependents({case.dependents}).")
     if case.licensed_drivers is not None:
         facts.append(f"licensed_drivers({case.licensed_drivers}).")
+    grounds = {"debtor": case.homestead_cap_grounds, "spouse": case.spouse_homestead_cap_grounds}
+    for claimant in claimants(case):
+        for ground in sorted({g.value for g in grounds[claimant]}):
+            facts.append(f"homestead_cap_ground({claimant},{ground}).")
     facts.extend(case.readings.facts())
     return facts
 
@@ -112,6 +116,8 @@ def _asset_facts(case: Case, asset) -> Iterable[str]:
         yield f"luxury({a})."
     if asset.acres is not None:
         yield f"acres_hundredths({a},{round(asset.acres * 100)})."
+    if asset.fraud_conversion:
+        yield f"fraud_conversion({a},{asset.fraud_conversion})."
     if asset.in_municipality:
         yield f"in_municipality({a})."
     for service in sorted({s.value for s in asset.services}):

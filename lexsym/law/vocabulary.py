@@ -203,6 +203,21 @@ class MunicipalService(str, Enum):
     WATER = "water"
 
 
+class HomesteadCapGround(str, Enum):
+    """What makes 11 U.S.C. § 522(q) cap state homestead claims: a finding, or a kind of debt owed."""
+
+    FELONY_ABUSE = "felony_abuse"  # (q)(1)(A): a felony conviction the court finds shows the filing an abuse
+    SECURITIES_VIOLATION = "securities_violation"  # (B)(i): a debt from a federal or state securities law
+    FIDUCIARY_FRAUD = (
+        "fiduciary_fraud"  # (B)(ii): fraud, deceit, manipulation as fiduciary or in a securities sale
+    )
+    RICO = "rico"  # (B)(iii): a civil remedy under 18 U.S.C. § 1964
+    INJURY_MISCONDUCT = (
+        "injury_misconduct"  # (B)(iv): crime, intentional tort, willful or reckless misconduct
+    )
+    # that caused serious physical injury or death to another in the preceding 5 years
+
+
 class Filing(str, Enum):
     SINGLE = "single"
     JOINT = "joint"

@@ -122,7 +122,8 @@ def jurisdiction_facts(
     for (group,) in rows["group"]:
         members = {where_of.get(e) for e, g in rows["counts_toward"] if g == group}
         if (members.pop() if len(members) == 1 else "us") == own:
-            exemptions[group] = ExemptionFacts(group, group_citation.get(group, group), "Aggregate cap", "")
+            cited = group_citation.get(group, group)
+            exemptions[group] = ExemptionFacts(group, cited, "Cap over several claims", "")
     for (ident,) in rows["figures_follow_family"]:
         if ident in exemptions:
             exemptions[ident].family_figures = True

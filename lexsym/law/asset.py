@@ -1,0 +1,147 @@
+"""One item of property in a case, described the way exemption statutes test property.
+
+Kept apart from the case itself: the asset's facts grow with every statute that tests a new property fact
+(acreage, services, findings), while the case's shape (dates, filing, domicile) stays small.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from lexsym.law.vocabulary import AssetKind, MunicipalService, Owner, Person, RetirementPlan, Use, VehicleType
+
+
+def unset(value: Any) -> bool:
+    """Fields added after the nine suites stay out of a case's JSON until set: the suites keep their bytes."""
+    return value is None or value is False or value == 0 or value == []
+
+
+def whole_dollars(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise ValueError("must be a whole number of dollars")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError("must be a whole number of dollars")
+        return int(value)
+    return value
+
+
+class Contribution(BaseModel):
+    """A contribution the debtor paid into a retirement fund (state exemptions exclude recent ones)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    date: dt.date
+    amount: int = Field(ge=0, description="Whole dollars.")
+
+    @field_validator("amount", mode="before")
+    @classmethod
+    def _whole(cls, value: Any) -> Any:
+        return whole_dollars(value)
+
+
+class Asset(BaseModel):
+    """One item of property of the estate, described the way exemption statutes test property."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$", description="Unique id within the case.")
+    description: str = Field(min_length=1)
+    value: Annotated[int, Field(ge=0, description="Value of the estate's interest, in whole dollars.")]
+    kind: AssetKind = AssetKind.OTHER
+    use: Use = Field(default=Use.NONE, description="The use the property is held primarily for.")
+    user: Person = Field(default=Person.DEBTOR, description="Who uses it (or whom a burial plot is for).")
+    owner: Owner | None = Field(
+        default=None, description="Joint cases: which debtor holds it; default joint. Single cases: debtor."
+    )
+    prescribed: bool = Field(
+        default=False, description="A health aid professionally prescribed for its user."
+    )
+    matured: bool = Field(default=False, description="A life insurance contract that has matured.")
+    credit_life: bool = Field(default=False, description="A credit life insurance contract.")
+    subject: Person | None = Field(
+        default=None,
+        description="The person a policy insures or a payment concerns (the injured, deceased or earner).",
+    )
+    plan: RetirementPlan | None = Field(
+        default=None, description="Tax provision of a retirement fund, or of the plan paying a plan_payment."
+    )
+    rollover: bool = Field(default=False, description="Retirement funds attributable to a rollover.")
+    vehicle_type: VehicleType | None = Field(default=None, description="Body type of a motor vehicle.")
+    luxury: bool = Field(
+        default=False, description="Held for its value or display beyond ordinary need (e.g. a fur coat)."
+    )
+    closely_held: bool = Field(default=False, description="A business interest in a closely held business.")
+    sold_on: dt.date | None = Field(
+        default=None, description="Homestead proceeds: the date the home was sold."
+    )
+    reinvested: bool = Field(
+        default=False, description="Homestead proceeds already used for a new homestead."
+    )
+    intends_new_homestead: bool = Field(
+        default=False, description="Homestead proceeds held with the intention of buying another homestead."
+    )
+    acquired_on: dt.date | None = Field(default=None, description="When the debtor acquired the interest.")
+    prior_residence_equity: int = Field(
+        default=0,
+        ge=0,
+        description="Equity rolled over from a previous principal residence in the same state, bought before "
+        "the 1,215 days before filing (11 U.S.C. § 522(p)(2)(B)).",
+    )
+    appreciation: int = Field(
+        default=0,
+        ge=0,
+        description="Dollars of the value that are passive market appreciation since the debtor acquired "
+        "the interest (not payments or improvements); read by the 11 U.S.C. § 522(p) readings.",
+    )
+    contributions: list[Contribution] = Field(
+        default_factory=list,
+        description="Retirement funds: the debtor's contributions with their dates (A.R.S. § 33-1126(B) and "
+        "42 Pa. Cons. Stat. § 8124(b)(1)(ix) exclude recent ones). Rollovers are not contributions.",
+    )
+    reasonably_necessary: int | None = Field(
+        default=None,
+        ge=0,
+        description="A finding of the amount reasonably necessary for support; only exemptions limited "
+        "by that standard read it.",
+    )
+    acres: float | None = Field(
+        default=None,
+        ge=0,
+        exclude_if=unset,
+        description="Land: its area in acres (to 1/100 acre). Absent, the land is taken to be within every "
+        "acreage limit; land over a limit is listed as two assets, the designated part and the rest.",
+    )
+    in_municipality: bool = Field(
+        default=False,
+        exclude_if=unset,
+        description="Land within the limits of a municipality or its extraterritorial jurisdiction, or in a "
+        "platted subdivision.",
+    )
+    services: list[MunicipalService] = Field(
+        default_factory=list,
+        exclude_if=unset,
+        description="Land: police and (paid or volunteer) fire protection serving it, and the electric, "
+        "natural gas, sewer, storm sewer and water service a municipality provides or contracts for.",
+    )
+    fraud_conversion: int = Field(
+        default=0,
+        ge=0,
+        exclude_if=unset,
+        description="Dollars of the value that came from property the debtor disposed of in the 10 years "
+        "before filing with intent to hinder, delay or defraud a creditor and could not have exempted (a "
+        "finding; 11 U.S.C. § 522(o) reduces state homestead claims by it).",
+    )
+    applicable_exemptions: list[str] | None = Field(
+        default=None,
+        description="Citations that apply to this asset, replacing rule-derived classification "
+        "(for replaying cases labelled by other tools).",
+    )
+
+    @field_validator("value", "reasonably_necessary", "prior_residence_equity", "appreciation", mode="before")
+    @classmethod
+    def _whole(cls, value: Any) -> Any:
+        return whole_dollars(value)
