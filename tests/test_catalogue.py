@@ -268,3 +268,27 @@ def test_land_entries_carry_the_facts_texas_reads(catalogue):
     assert [m.citation for m in result.classification["home"]] == ["Tex. Prop. Code § 41.002"]
     with pytest.raises(ValueError, match="only for kind real_property"):
         CatalogueAsset.model_validate({**city.model_dump(), "kind": "cash"})
+
+
+def test_edition_4_entries_carry_the_facts_florida_reads(catalogue):
+    """Edition 4: a bungalow on three-quarters of an acre inside the town limits is over Florida's municipal
+    half acre (Fla. Const. art. X, § 4(a)(1)), a condominium on a fifth of an acre is not, and a home on a
+    rented park lot is exempt under Fla. Stat. § 222.05."""
+    by_id = {entry.id: entry for entry in catalogue}
+    bungalow, condo = by_id["bungalow_on_double_city_lot"], by_id["condo_inside_city_limits"]
+    park = by_id["manufactured_home_rented_park_lot"]
+    assert {bungalow.edition, condo.edition, park.edition} == {4}
+
+    def florida(entry: CatalogueAsset) -> list[str]:
+        case = Case(
+            petition_date=PETITION,
+            domicile=[{"state": "FL", "start": dt.date(2010, 1, 1)}],
+            assets=[entry.to_asset(asset_id="home", value=entry.value_min)],
+        )
+        return [m.citation for m in lexsym.solve(case).result("FL").classification.get("home", [])]
+
+    assert "Fla. Const. art. X, § 4(a)(1)" not in florida(bungalow)
+    assert "Fla. Const. art. X, § 4(a)(1)" in florida(condo)
+    assert "Fla. Stat. § 222.05" in florida(park)
+    with pytest.raises(ValueError, match="only for kind mobile_home"):
+        CatalogueAsset.model_validate({**park.model_dump(), "kind": "cash"})

@@ -121,6 +121,18 @@ class Asset(BaseModel):
         description="Land within the limits of a municipality or its extraterritorial jurisdiction, or in a "
         "platted subdivision.",
     )
+    within_city_limits: bool = Field(
+        default=False,
+        exclude_if=unset,
+        description="Land inside the corporate limits of a city, town or village itself (Fla. Const. art. X, "
+        "§ 4(a)(1): a homestead 'located within a municipality'); implies in_municipality.",
+    )
+    on_land_not_owned: bool = Field(
+        default=False,
+        exclude_if=unset,
+        description="A mobile or modular home standing on land the debtor does not own but may lawfully "
+        "occupy, by lease or otherwise (a rented lot in a park; Fla. Stat. § 222.05).",
+    )
     services: list[MunicipalService] = Field(
         default_factory=list,
         exclude_if=unset,

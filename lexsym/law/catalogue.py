@@ -68,6 +68,8 @@ class CatalogueAsset(BaseModel):
     )
     acres: float | None = Field(default=None, ge=0, description="Land: its area, as the description says.")
     in_municipality: bool = False
+    within_city_limits: bool = False
+    on_land_not_owned: bool = False
     services: list[MunicipalService] = Field(default_factory=list)
     edition: int = Field(
         default=1, ge=1, description="The catalogue edition that added the entry; a config pins an edition."
@@ -81,10 +83,13 @@ class CatalogueAsset(BaseModel):
             raise ValueError("vehicle_type is only for kind motor_vehicle")
         if self.plan is not None and self.kind not in (AssetKind.RETIREMENT_ACCOUNT, AssetKind.PLAN_PAYMENT):
             raise ValueError("plan is only for kinds retirement_account and plan_payment")
-        if (self.acres is not None or self.in_municipality or self.services) and self.kind is not (
-            AssetKind.REAL_PROPERTY
-        ):
-            raise ValueError("acres, in_municipality and services are only for kind real_property")
+        land_facts = (self.acres is not None, self.in_municipality, self.within_city_limits, self.services)
+        if any(land_facts) and self.kind is not AssetKind.REAL_PROPERTY:
+            raise ValueError(
+                "acres, in_municipality, within_city_limits and services are only for kind real_property"
+            )
+        if self.on_land_not_owned and self.kind is not AssetKind.MOBILE_HOME:
+            raise ValueError("on_land_not_owned is only for kind mobile_home")
         if (self.sale_months_ago is not None) != (self.kind is AssetKind.HOMESTEAD_PROCEEDS):
             raise ValueError("sale_months_ago goes with kind homestead_proceeds, and only with it")
         return self

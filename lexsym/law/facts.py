@@ -118,8 +118,12 @@ def _asset_facts(case: Case, asset) -> Iterable[str]:
         yield f"acres_hundredths({a},{round(asset.acres * 100)})."
     if asset.fraud_conversion:
         yield f"fraud_conversion({a},{asset.fraud_conversion})."
-    if asset.in_municipality:
+    if asset.in_municipality or asset.within_city_limits:
         yield f"in_municipality({a})."
+    if asset.within_city_limits:
+        yield f"within_city_limits({a})."
+    if asset.on_land_not_owned:
+        yield f"on_land_not_owned({a})."
     for service in sorted({s.value for s in asset.services}):
         yield f"municipal_service({a},{service})."
     if asset.closely_held:

@@ -130,6 +130,12 @@ def _asset(choose: Choices, asset_id: str, joint: bool) -> dict[str, Any]:
             use="residence",
             user=choose.pick(["debtor", "dependent"]),
         )
+        # The land facts the acreage homesteads read (Tex. Prop. Code § 41.002, Fla. Const. art. X,
+        # § 4(a)(1)), so two parcels can compete for one acreage, and a home on a rented lot (§ 222.05).
+        if asset["kind"] == "real_property" and choose.chance(40):
+            asset.update(acres=choose.integer(10, 20000) / 100, within_city_limits=choose.chance(50))
+        elif asset["kind"] == "mobile_home":
+            asset.update(on_land_not_owned=choose.chance(50))
     elif template == "household":
         asset.update(kind=choose.pick(_HOUSEHOLD_KINDS), use="personal")
     elif template == "jewelry":
