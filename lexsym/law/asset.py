@@ -133,6 +133,26 @@ class Asset(BaseModel):
         description="A mobile or modular home standing on land the debtor does not own but may lawfully "
         "occupy, by lease or otherwise (a rented lot in a park; Fla. Stat. § 222.05).",
     )
+    equipped_for_disability: bool = Field(
+        default=False,
+        exclude_if=unset,
+        description="A motor vehicle equipped for use by a disabled operator or passenger (N.Y. C.P.L.R. "
+        "5205(a)(8) gives such a vehicle a higher figure).",
+    )
+    county: str | None = Field(
+        default=None,
+        max_length=40,
+        pattern=r"^[A-Za-z][A-Za-z .'-]*$",
+        exclude_if=unset,
+        description="Land or a home: the county it lies in, by name without the word 'County' (e.g. 'Kings', "
+        "'St. Lawrence'); C.P.L.R. 5206(a) sets New York's homestead amount by county.",
+    )
+    spouse_on_title: bool = Field(
+        default=False,
+        exclude_if=unset,
+        description="Single filings by a married debtor: the debtor's spouse, who is not a debtor in the "
+        "case, also holds title to the property (O.C.G.A. § 44-13-100(a)(1): title 'in one of two spouses').",
+    )
     services: list[MunicipalService] = Field(
         default_factory=list,
         exclude_if=unset,

@@ -223,6 +223,11 @@ class Case(BaseModel):
             seen.add(asset.id)
             if self.filing is Filing.SINGLE and asset.owner not in (None, Owner.DEBTOR):
                 raise ValueError(f"assets[{index}].owner: a single filing has only the debtor as owner")
+            if asset.spouse_on_title and (self.filing is Filing.JOINT or not self.married):
+                raise ValueError(
+                    f"assets[{index}].spouse_on_title: only for a married debtor filing alone "
+                    "(a joint filing says who holds it with owner)"
+                )
             for name in ("sold_on", "acquired_on"):
                 day = getattr(asset, name)
                 if day is not None and day > self.petition_date:

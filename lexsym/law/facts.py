@@ -22,6 +22,14 @@ def asp_string(text: str) -> str:
     return f'"{escaped}"'
 
 
+def county_key(name: str) -> str:
+    """`St. Lawrence County` -> `st. lawrence`: the form the statute files compare county names in."""
+    words = name.split()
+    if words and words[-1].lower() == "county":
+        words = words[:-1]
+    return " ".join(words).lower()
+
+
 def asp_date(day: dt.date) -> str:
     return f"date({day.year},{day.month},{day.day})"
 
@@ -124,6 +132,12 @@ def _asset_facts(case: Case, asset) -> Iterable[str]:
         yield f"within_city_limits({a})."
     if asset.on_land_not_owned:
         yield f"on_land_not_owned({a})."
+    if asset.equipped_for_disability:
+        yield f"equipped_for_disability({a})."
+    if asset.county is not None:
+        yield f"asset_county({a},{asp_string(county_key(asset.county))})."
+    if asset.spouse_on_title:
+        yield f"spouse_on_title({a})."
     for service in sorted({s.value for s in asset.services}):
         yield f"municipal_service({a},{service})."
     if asset.closely_held:
