@@ -84,7 +84,12 @@ def schedule_violations(problem: AllocationProblem, amounts: Amounts) -> list[st
 
     for pool, count in p.pool_items.items():
         cap = p.claim_caps.get(pool)
-        if cap is None:
+        if cap is None:  # no dollar cap: each asset claimed from the pool spends one item
+            claimed_assets = {
+                a for (c, a, e), dollars in amounts.items() if dollars and (e, scope[(c, a, e)]) == pool
+            }
+            if len(claimed_assets) > count:
+                broken.append(f"pool {pool}: {len(claimed_assets)} assets claimed, over {count} items")
             continue
         per_asset: dict[str, int] = defaultdict(int)
         for (c, a, e), dollars in amounts.items():
@@ -238,6 +243,27 @@ def test_openexempt_branch_and_bound_counterexample() -> None:
     assert allocation.non_exempt == 0
     assert solve_milp(problem).non_exempt == 0
     assert schedule_violations(problem, allocation.amounts) == []
+
+
+def test_an_item_count_binds_a_pool_without_a_dollar_cap() -> None:
+    """One sewing machine of any value (N.Y. C.P.L.R. 5205(a)(1)): an uncapped pool counted in items must
+    still spend an item per asset, in the allocator, the MILP and the feasibility check alike."""
+    values = {"A": 2000, "B": 1500}
+    problem = AllocationProblem(
+        claimants=["debtor"],
+        asset_values=values,
+        interests={("debtor", a): v for a, v in values.items()},
+        eligible={("A", "x"), ("B", "x")},
+        draws={("x", "debtor"): "debtor"},
+        pool_items={("x", "debtor"): 1},
+        claims_per_item={("x", "debtor"): 1},
+    )
+    allocation = allocate(problem)
+    assert allocation.proven
+    assert allocation.non_exempt == 1500
+    assert solve_milp(problem).non_exempt == 1500
+    assert schedule_violations(problem, allocation.amounts) == []
+    assert schedule_violations(problem, {("debtor", "A", "x"): 2000, ("debtor", "B", "x"): 1500}) != []
 
 
 def test_feasibility_check_catches_a_broken_schedule() -> None:

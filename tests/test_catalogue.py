@@ -290,5 +290,5 @@ def test_edition_4_entries_carry_the_facts_florida_reads(catalogue):
     assert "Fla. Const. art. X, § 4(a)(1)" not in florida(bungalow)
     assert "Fla. Const. art. X, § 4(a)(1)" in florida(condo)
     assert "Fla. Stat. § 222.05" in florida(park)
-    with pytest.raises(ValueError, match="only for kind mobile_home"):
+    with pytest.raises(ValueError, match="only for kinds mobile_home and real_property"):
         CatalogueAsset.model_validate({**park.model_dump(), "kind": "cash"})

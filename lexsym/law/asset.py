@@ -130,8 +130,9 @@ class Asset(BaseModel):
     on_land_not_owned: bool = Field(
         default=False,
         exclude_if=unset,
-        description="A mobile or modular home standing on land the debtor does not own but may lawfully "
-        "occupy, by lease or otherwise (a rented lot in a park; Fla. Stat. § 222.05).",
+        description="A dwelling (a house, or a mobile or modular home) standing on land the debtor does "
+        "not own but may lawfully occupy, by lease or otherwise (a rented lot in a park, a ground lease; "
+        "Fla. Stat. § 222.05).",
     )
     equipped_for_disability: bool = Field(
         default=False,

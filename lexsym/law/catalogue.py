@@ -71,6 +71,8 @@ class CatalogueAsset(BaseModel):
     within_city_limits: bool = False
     on_land_not_owned: bool = False
     services: list[MunicipalService] = Field(default_factory=list)
+    county: str | None = Field(default=None, description="Land or a home: the county its description names.")
+    equipped_for_disability: bool = False
     edition: int = Field(
         default=1, ge=1, description="The catalogue edition that added the entry; a config pins an edition."
     )
@@ -88,8 +90,13 @@ class CatalogueAsset(BaseModel):
             raise ValueError(
                 "acres, in_municipality, within_city_limits and services are only for kind real_property"
             )
-        if self.on_land_not_owned and self.kind is not AssetKind.MOBILE_HOME:
-            raise ValueError("on_land_not_owned is only for kind mobile_home")
+        if self.on_land_not_owned and self.kind not in (AssetKind.MOBILE_HOME, AssetKind.REAL_PROPERTY):
+            raise ValueError("on_land_not_owned is only for kinds mobile_home and real_property")
+        homes = (AssetKind.REAL_PROPERTY, AssetKind.MOBILE_HOME, AssetKind.COOPERATIVE_SHARE)
+        if self.county is not None and self.kind not in homes:
+            raise ValueError("county is only for kinds real_property, mobile_home and cooperative_share")
+        if self.equipped_for_disability and self.kind is not AssetKind.MOTOR_VEHICLE:
+            raise ValueError("equipped_for_disability is only for kind motor_vehicle")
         if (self.sale_months_ago is not None) != (self.kind is AssetKind.HOMESTEAD_PROCEEDS):
             raise ValueError("sale_months_ago goes with kind homestead_proceeds, and only with it")
         return self

@@ -51,7 +51,8 @@ class ClaimExplainer:
         else:
             limits.append("no dollar cap")
         if pool in p.pool_items:
-            limits.append(f"{p.pool_items[pool]} item claim(s) of up to ${p.claim_caps[pool]:,}")
+            each = f" of up to ${p.claim_caps[pool]:,}" if pool in p.claim_caps else ""
+            limits.append(f"{p.pool_items[pool]} item claim(s){each}")
         if (asset, exemption, scope) in p.item_caps:
             limits.append(f"${p.item_caps[(asset, exemption, scope)]:,} per item")
         if pool in p.fallbacks:
@@ -65,7 +66,10 @@ class ClaimExplainer:
         if exemption in p.solo:
             limits.append("not combined with another exemption on this asset")
         if (asset, exemption) in p.asset_caps:
-            limits.append(f"${p.asset_caps[(asset, exemption)]:,} reasonably necessary for support")
+            basis = self.basis.get((asset, exemption), "")
+            support = basis.startswith("support need")
+            why = "reasonably necessary for support" if support else "of this asset at most"
+            limits.append(f"${p.asset_caps[(asset, exemption)]:,} {why}")
         if exemption in self.since:
             limits.append(f"amounts in force from {self.since[exemption]}")
         title = self.titles.get(exemption)

@@ -46,6 +46,14 @@ class JurisdictionPage:
     tests: dict[Path, list[TestFileStatus]]
     other_tests: list[TestFileStatus]
     terms: dict[str, tuple[str, ...]]  # citation -> terms in force on the page's date
+    cap_terms: dict[str, tuple[str, ...]]  # a cap's citation -> its provision (may be an exemption's too)
+
+    def terms_of(self, exemption: ExemptionFacts) -> tuple[str, ...]:
+        """The terms a row shows: a cap's own provision even where it cites its exemption's paragraph
+        (C.P.L.R. 5205(a)(2) is an exemption and, for other books, a cap)."""
+        if exemption.is_cap and exemption.citation in self.cap_terms:
+            return self.cap_terms[exemption.citation]
+        return self.terms.get(exemption.citation, ())
 
     @property
     def file_name(self) -> str:
@@ -145,11 +153,11 @@ def build_pages(
         facts = jurisdiction_facts(root, code, JURISDICTION_NAMES, as_of, declared)
         sheet = statute_sheet(as_of, ("US",) if code == "US" else ("US", code), str(root))
         terms = {entry.citation: entry.terms for entry in sheet.for_jurisdiction(code)}
-        for cited, text in sheet.provisions:  # group caps are stated as provisions, with their amounts
-            terms.setdefault(cited, (text,))
+        # group caps are stated as provisions, with their amounts
+        cap_terms = {cited: (text,) for cited, text in sheet.provisions}
         own = {path.resolve(): grouped.pop(path.resolve(), []) for path in paths}
         other = grouped.pop(folder, [])
-        pages.append(JurisdictionPage(facts, sources, own, other, terms))
+        pages.append(JurisdictionPage(facts, sources, own, other, terms, cap_terms))
     for leftover in grouped.values():  # tests of no encoded jurisdiction: on the federal page, never dropped
         if pages:
             pages[0].other_tests.extend(leftover)

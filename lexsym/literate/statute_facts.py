@@ -19,6 +19,7 @@ from lexsym.law.citations import citation_order
 from lexsym.law.clingo_runner import solve_stratified
 from lexsym.law.facts import asp_date
 from lexsym.law.rules import statute_files
+from lexsym.law.statute_survey import survey
 
 _SHOW = """
 #show exemption/2. #show citation/2. #show exemption_title/2. #show statute_text/2.
@@ -51,6 +52,7 @@ class ExemptionFacts:
     stale_from: dict[str, dt.date] = field(default_factory=dict)
     departures: list[str] = field(default_factory=list)
     family_figures: bool = False  # its joint figures are a family's (figures_follow_family/1)
+    is_cap: bool = False  # a group cap over several claims (group/1), not an exemption
 
 
 SCOPE_WORDS = {
@@ -92,6 +94,22 @@ def _date(text: str) -> dt.date:
     return dt.date(year, month, day)
 
 
+def _group_homes(root: Path, files: Iterable[Path]) -> dict[str, str]:
+    """Group id -> the jurisdiction whose folder declares it (`group(g).` in statutes/ny/ is New York's):
+    a cap over parts of exemptions (C.P.L.R. 5205(a)(2)'s other books) has no counts_toward/2 members."""
+    homes: dict[str, str] = {}
+    statutes = root / "statutes"
+    for path in files:
+        parts = path.relative_to(statutes).parts if path.is_relative_to(statutes) else ()
+        if len(parts) < 2:
+            continue
+        home = "us" if parts[0] == "federal" else parts[0]
+        for fact in survey(path).facts:
+            if fact.name == "group" and len(fact.arguments) == 1:
+                homes[fact.arguments[0]] = home
+    return homes
+
+
 def jurisdiction_facts(
     root: Path, code: str, names: dict[str, str], as_of: dt.date, declared: Iterable[str] = ()
 ) -> JurisdictionFacts:
@@ -119,11 +137,12 @@ def jurisdiction_facts(
     # federal caps over state exemptions (11 U.S.C. § 522(n), (p)) to the federal page.
     where_of = dict(rows["exemption"])
     group_citation = dict(rows["group_citation"])
+    homes = _group_homes(root, files)
     for (group,) in rows["group"]:
         members = {where_of.get(e) for e, g in rows["counts_toward"] if g == group}
-        if (members.pop() if len(members) == 1 else "us") == own:
+        if (members.pop() if len(members) == 1 else homes.get(group, "us")) == own:
             cited = group_citation.get(group, group)
-            exemptions[group] = ExemptionFacts(group, cited, "Cap over several claims", "")
+            exemptions[group] = ExemptionFacts(group, cited, "Cap over several claims", "", is_cap=True)
     for (ident,) in rows["figures_follow_family"]:
         if ident in exemptions:
             exemptions[ident].family_figures = True

@@ -182,13 +182,14 @@ def _build(problem: AllocationProblem) -> tuple[_Model, dict[tuple[str, str, str
         exemption, scope = pool
         per_item = min(count, p.claims_per_item.get(pool, count))
         total: dict[int, float] = {}
-        for (_asset, e, s), terms in by_pool_asset.items():
+        for (asset, e, s), terms in by_pool_asset.items():
             if (e, s) != pool:
                 continue
             u = model.column(0.0, float(per_item), integer=True)
             total[u] = 1.0
-            if pool in p.claim_caps:
-                model.at_most({**terms, u: -float(p.claim_caps[pool])}, 0.0)
+            # Without a claim cap an item claim is worth up to the whole asset: it still spends an item.
+            worth = p.claim_caps.get(pool, p.asset_values[asset])
+            model.at_most({**terms, u: -float(worth)}, 0.0)
         model.at_most(total, count)
 
     # Per-item caps, per pool.
