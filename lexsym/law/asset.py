@@ -137,8 +137,8 @@ class Asset(BaseModel):
     equipped_for_disability: bool = Field(
         default=False,
         exclude_if=unset,
-        description="A motor vehicle equipped for use by a disabled operator or passenger (N.Y. C.P.L.R. "
-        "5205(a)(8) gives such a vehicle a higher figure).",
+        description="A motor vehicle equipped for use by a disabled debtor (hand controls, a wheelchair "
+        "lift): N.Y. C.P.L.R. 5205(a)(8) and Debt. & Cred. Law § 282(1) give such a vehicle a higher figure.",
     )
     county: str | None = Field(
         default=None,

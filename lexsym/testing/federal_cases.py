@@ -124,6 +124,8 @@ def _asset(choose: Choices, asset_id: str, joint: bool) -> dict[str, Any]:
     asset: dict[str, Any] = {"id": asset_id, "description": f"{template} {asset_id}", "value": value}
     if template == "vehicle":
         asset.update(kind="motor_vehicle", use=choose.pick(["personal", "trade", "none"]))
+        # New York's higher figure for a vehicle equipped for a disabled debtor (Debt. & Cred. Law § 282(1)).
+        asset.update(equipped_for_disability=choose.chance(15))
     elif template == "residence":
         asset.update(
             kind=choose.pick(["real_property", "mobile_home"]),
@@ -136,6 +138,9 @@ def _asset(choose: Choices, asset_id: str, joint: bool) -> dict[str, Any]:
             asset.update(acres=choose.integer(10, 20000) / 100, within_city_limits=choose.chance(50))
         elif asset["kind"] == "mobile_home":
             asset.update(on_land_not_owned=choose.chance(50))
+        # The county groups of New York's homestead figure (C.P.L.R. 5206(a)); no county is the last group.
+        if choose.chance(50):
+            asset.update(county=choose.pick(["Kings", "Westchester", "Albany", "Ulster", "Erie"]))
     elif template == "household":
         asset.update(kind=choose.pick(_HOUSEHOLD_KINDS), use="personal")
     elif template == "jewelry":
