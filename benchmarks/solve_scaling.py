@@ -10,7 +10,7 @@ MILP on the state's contract (Texas: a household aggregate over thirteen paragra
 dollar cap on the home). `--figure` draws the medians of every table against the number of assets.
 
     python3 benchmarks/solve_scaling.py [--cases 20] [--seed 20261129] [--sizes 2 4 8 16 32 64]
-                                        [--states TX] [--figure scaling.png]
+                                        [--states TX CA_704 CA_703] [--figure scaling.png]
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from lexsym.law.case import Case
 from lexsym.law.clingo_runner import solve_stratified
 from lexsym.law.facts import case_facts
 from lexsym.law.rules import case_encoding_files, rules_root, statute_files
+from lexsym.law.vocabulary import state_of
 from lexsym.oracles.milp import solve_milp
 from lexsym.testing import random_allocation_problem, random_federal_case
 
@@ -98,10 +99,12 @@ def case_row(size: int, cases: int, rng: random.Random) -> Row:
 
 
 def state_row(size: int, cases: int, rng: random.Random, state: str) -> Row:
-    """Cases domiciled in `state`, solved under its law alone, against the MILP on its contract."""
+    """Cases domiciled in `state`'s state, solved under `state` alone (a state's code, or one of its systems:
+    CA_704, CA_703), against the MILP on its contract."""
     row = Row(size)
+    home = state_of(state)
     for index in range(cases):
-        case = random_federal_case(rng, min_assets=size, max_assets=size, joint=index % 2 == 1, state=state)
+        case = random_federal_case(rng, min_assets=size, max_assets=size, joint=index % 2 == 1, state=home)
         seconds, solution = timed(lambda case=case: lexsym.solve(case, jurisdictions=[state]))
         assert isinstance(solution, lexsym.Solution)
         problem = contract(case, state)
@@ -215,7 +218,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--cases", type=int, default=20, help="cases per size (default 20)")
     parser.add_argument("--seed", type=int, default=20261129, help="random seed (default 20261129)")
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES), help="numbers of assets")
-    parser.add_argument("--states", nargs="*", default=["TX"], help="states to time on their own law (TX)")
+    parser.add_argument(
+        "--states",
+        nargs="*",
+        default=["TX"],
+        help="states (or a state's systems: CA_704) to time on their own law",
+    )
     parser.add_argument("--figure", help="write a PNG of the medians here")
     args = parser.parse_args(argv)
 

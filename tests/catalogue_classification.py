@@ -18,6 +18,7 @@ from lexsym.law.catalogue import load_catalogue
 from lexsym.law.first_pass import first_pass
 from lexsym.law.rules import rules_root
 from lexsym.law.systems import system_constant
+from lexsym.law.vocabulary import state_of
 
 SNAPSHOT = Path(__file__).parent / "fixtures" / "catalogue_classification.json"
 JURISDICTIONS = ("US", "AZ", "IL", "OR", "PA", "WI")
@@ -36,7 +37,7 @@ def classification(jurisdiction: str, asset_ids: set[str] | None = None) -> dict
             year, month = divmod(PETITION.year * 12 + PETITION.month - 1 - entry.sale_months_ago[0], 12)
             extra["sold_on"] = dt.date(year, month + 1, 1)
         assets.append(entry.to_asset(asset_id=entry.id, value=entry.value_min, **extra))
-    home = "OR" if jurisdiction == "US" else jurisdiction
+    home = "OR" if jurisdiction == "US" else state_of(jurisdiction)
     case = Case(
         id="catalogue",
         petition_date=PETITION,

@@ -42,6 +42,9 @@ SUPPORT_LIMITED = {
     AssetKind.LIFE_INSURANCE_PAYMENT,
     AssetKind.LOST_EARNINGS_PAYMENT,
 }
+SUPPORT_FOUND_SOMETIMES = {AssetKind.PERSONAL_INJURY_PAYMENT, AssetKind.BANK_ACCOUNT}
+"""Kinds some entries carry a support finding for (Cal. Civ. Proc. Code §§ 704.140, 704.225 protect them only
+to the extent necessary for support); others of these kinds have none."""
 NEEDS_SUBJECT = {
     AssetKind.LIFE_INSURANCE_VALUE,
     AssetKind.WRONGFUL_DEATH_PAYMENT,
@@ -163,7 +166,10 @@ def test_entries_carry_the_facts_their_kind_needs(catalogue):
         # a plan_payment names its plan only where a statute asks (Ga. Code Ann. § 44-13-100(a)(2)(F))
         plan_kinds = {AssetKind.RETIREMENT_ACCOUNT, AssetKind.PLAN_PAYMENT}
         assert entry.plan is None or entry.kind in plan_kinds, where
-        assert (entry.reasonably_necessary_share is not None) == (entry.kind in SUPPORT_LIMITED), where
+        if entry.kind in SUPPORT_LIMITED:
+            assert entry.reasonably_necessary_share is not None, where
+        elif entry.kind not in SUPPORT_FOUND_SOMETIMES:
+            assert entry.reasonably_necessary_share is None, where
         if entry.kind in NEEDS_SUBJECT:
             assert entry.subject is not None, where
         assert not entry.prescribed or AssetKind.HEALTH_AID in (entry.kind, KIND_PARENTS.get(entry.kind)), (

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lexsym.law.citation_formats import FORMATS, formats_markdown, recognise
+from lexsym.law.citation_formats import FORMATS, formats_for, formats_markdown, recognise
 from lexsym.law.citations import exemption_id
 from lexsym.law.lint import GROUNDED_CODES, lint
 from lexsym.law.lint_codes import CODES, codes_markdown
@@ -327,9 +327,11 @@ def test_aliases_and_loose_spellings_are_recognised_with_their_canonical_form(wr
 
 
 def test_every_jurisdiction_has_a_canonical_form():
-    from lexsym.law.vocabulary import JURISDICTION_NAMES
+    from lexsym.law.vocabulary import JURISDICTION_NAMES, state_of
 
-    assert {f.jurisdiction for f in FORMATS} == {code.lower() for code in JURISDICTION_NAMES}
+    # A state's systems (California's CA_703 and CA_704) cite the state's code.
+    assert {f.jurisdiction for f in FORMATS} == {state_of(code).lower() for code in JURISDICTION_NAMES}
+    assert formats_for("CA_703") == formats_for("CA") != []
 
 
 def test_the_guide_holds_the_code_and_form_tables_as_the_code_renders_them():

@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from lexsym.law.citations import citation_key, clean_citation, resolve_citation
-from lexsym.law.vocabulary import FEDERAL, JURISDICTION_NAMES
+from lexsym.law.vocabulary import FEDERAL, JURISDICTION_NAMES, STATE_SYSTEMS
 
 # --------------------------------------------------------------------------------------------------------
 # Jurisdictions
@@ -50,6 +50,13 @@ def jurisdiction_code(name: str) -> str:
     ignored ("Oregon (state) exemptions", "the Federal exemptions"). An unknown name is returned upper-cased
     as given (without quotes or markdown), so a scorer counts it as a wrong jurisdiction."""
     text = " ".join(str(name).split()).strip(DECORATION)
+    for state in STATE_SYSTEMS:  # "California System 2", "the California 704 exemptions"
+        folded = text.casefold()
+        named = re.search(rf"\b{JURISDICTION_NAMES[state].casefold()}\b", folded) or re.match(
+            rf"{state.casefold()}\b", folded
+        )
+        if named and (system := _system_named(state, text)) != state:
+            return system
     core = text
     while "(" in core and core != (core := re.sub(r"\([^()]*\)", " ", core)):
         pass  # innermost parentheses first: "Federal (11 U.S.C. § 522(d))"
@@ -59,10 +66,28 @@ def jurisdiction_code(name: str) -> str:
         if shorter == core or not shorter:
             break
         core = shorter
-    for candidate in (text.casefold(), core, core + "."):
+    for candidate in (text.casefold(), core, core + ".", core.replace("-", "_").replace(" ", "_")):
         if candidate in _JURISDICTION_BY_NAME:
-            return _JURISDICTION_BY_NAME[candidate]
+            return _system_named(_JURISDICTION_BY_NAME[candidate], text)
     return text.upper()
+
+
+_SYSTEM_MARKERS: dict[str, tuple[re.Pattern[str], ...]] = {
+    "CA_703": (re.compile(r"703(?!\d)"), re.compile(r"\bsystem\s*(?:2|ii|two)\b")),
+    "CA_704": (re.compile(r"704(?!\d)"), re.compile(r"\bsystem\s*(?:1|i|one)\b")),
+}
+"""How answers tell California's two systems apart: the section (§ 703.140(b) or § 704) or the practitioners'
+"System 1" (§ 704) and "System 2" (§ 703.140(b))."""
+
+
+def _system_named(code: str, text: str) -> str:
+    """A state with several systems ("California") named with the one it means ("California (§ 704)"): that
+    system's id. Named bare, or with both, it stays the state's code, which no gold answer holds."""
+    if code not in STATE_SYSTEMS:
+        return code
+    folded = text.casefold()
+    named = [s for s in STATE_SYSTEMS[code] if any(p.search(folded) for p in _SYSTEM_MARKERS[s])]
+    return named[0] if len(named) == 1 else code
 
 
 # --------------------------------------------------------------------------------------------------------

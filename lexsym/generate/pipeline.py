@@ -27,6 +27,7 @@ from lexsym.generate.suites import Dataset
 from lexsym.law.gold import gold_answers
 from lexsym.law.rules import encoded_jurisdictions, rules_root
 from lexsym.law.tasks import Task
+from lexsym.law.vocabulary import systems_of
 
 MANIFEST_VERSION = 1
 
@@ -41,8 +42,8 @@ class _Job:
 def _prompt_jurisdictions(config: GeneratorConfig) -> tuple[str, ...]:
     if config.statutes_in_prompt == "all":
         states = [code for code in encoded_jurisdictions(rules_root()) if code != "US"]
-    else:
-        states = list(config.state_jurisdictions)
+    else:  # a state's systems: California's two
+        states = [system for state in config.state_jurisdictions for system in systems_of(state)]
     return ("US", *states)
 
 

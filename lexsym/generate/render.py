@@ -189,9 +189,11 @@ def _residence_at(scenario: Scenario, day: dt.date) -> int:
     return len(scenario.residences) - 1
 
 
-FAMILY_STATES = frozenset({"TX"})
-"""States whose figures follow the household, not the filing (Tex. Prop. Code § 42.001(a): a family or "a
-single adult, who is not a member of a family"). Where a dataset samples such a state, every lone debtor is
+FAMILY_STATES = frozenset({"TX", "CA"})
+"""States whose law turns on the household, not the filing (Tex. Prop. Code § 42.001(a): a family or "a
+single adult, who is not a member of a family"; Cal. Civ. Proc. Code § 703.140(a)(2): a married debtor
+filing alone elects § 703.140(b) only with the spouse's waiver, and § 704.100(b) gives a married debtor two
+loan-value figures). Where a dataset samples such a state, every lone debtor is
 told to be unmarried with no dependents (the case's defaults), whether or not that state's law governs, so
 the sentence gives nothing away; elsewhere it would be noise."""
 

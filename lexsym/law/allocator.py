@@ -12,7 +12,7 @@ from pathlib import Path
 
 from lexsym._util.errors import SolveError
 from lexsym.law.allocation import AllocationProblem
-from lexsym.law.clingo_runner import optimise_lpx
+from lexsym.law.clingo_runner import LpxResult, optimise_lpx
 from lexsym.law.rules import allocation_encoding, rules_root
 
 
@@ -52,6 +52,8 @@ def allocate(problem: AllocationProblem, *, root: Path | None = None, time_limit
         return Allocation(protected=0, non_exempt=problem.total_value, proven=True)
     root = root or rules_root()
     result = optimise_lpx(allocation_encoding(root), problem.to_facts(), time_limit=time_limit)
+    if any(value.denominator != 1 for value in result.values.values()):
+        result = _whole_dollar_vertex(root, problem, result)
     amounts: dict[tuple[str, str, str], int] = {}
     fallback_used: dict[tuple[str, str], int] = defaultdict(int)
     for variable, value in result.values.items():
@@ -76,3 +78,25 @@ def allocate(problem: AllocationProblem, *, root: Path | None = None, time_limit
         fallback_used=dict(fallback_used),
         seconds=result.seconds,
     )
+
+
+_CHOICES = (("slot", 4), ("use", 1), ("cuse", 2), ("pick", 3), ("solo_used", 2))
+
+
+def _whole_dollar_vertex(root: Path, problem: AllocationProblem, found: LpxResult) -> LpxResult:
+    """The same schedule structure re-solved on its own: the amounts of the best model are an LP optimum
+    under the search's last bound ("at least one dollar more than the previous model"), and where that row
+    is tight the LP may return a fractional vertex. With the discrete choices pinned and no earlier bound,
+    the constraints are a network flow again (allocate.lp's design note) and the optimum is in whole
+    dollars, with the same objective."""
+    chosen = {str(symbol) for symbol in found.symbols if any(symbol.match(n, a) for n, a in _CHOICES)}
+    pins = [f"pinned({atom})." for atom in sorted(chosen)]
+    for name, arity in _CHOICES:
+        args = ",".join(f"X{i}" for i in range(arity))
+        pins.append(f":- {name}({args}), not pinned({name}({args})).")
+        pins.append(f":- pinned({name}({args})), not {name}({args}).")
+    pins.append("#defined pinned/1.")
+    again = optimise_lpx(allocation_encoding(root), problem.to_facts() + "\n".join(pins) + "\n")
+    if again.objective != found.objective:
+        raise SolveError(f"re-solving the optimal schedule gave {again.objective}, not {found.objective}")
+    return again

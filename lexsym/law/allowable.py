@@ -14,6 +14,7 @@ import clingo
 from lexsym.law.first_pass import FirstPass
 from lexsym.law.solution import AllowableJurisdictions, AllowedJurisdiction, DebtorDomicile
 from lexsym.law.systems import system_id, system_name, system_parts
+from lexsym.law.vocabulary import state_of
 
 PATHS = {"whole_730": "730", "whole_180": "180_whole", "longer_180": "180_longer"}
 
@@ -136,17 +137,20 @@ def _allowable_justification(
     a = "11 U.S.C. § 522(b)(3)(A)"
     if why.name == "state_law":
         path = str(why.arguments[0])
+        place = state_of(code)
+        # A state with several systems: the debtor elects one of them (Cal. Civ. Proc. Code § 703.140(a)).
+        system = "" if place == code else f"; its law offers {system_name(code)} as a system to elect"
         if path == "whole_730":
-            return f"{a}: domiciled in {code} for all 730 days before the petition"
+            return f"{a}: domiciled in {place} for all 730 days before the petition{system}"
         if path == "whole_180":
             return (
-                f"{a}: not domiciled in a single state for the 730 days; domiciled in {code} for all 180 "
-                "days "
-                "before that period"
+                f"{a}: not domiciled in a single state for the 730 days; domiciled in {place} for all 180 "
+                f"days before that period{system}"
             )
         return (
-            f"{a}: not domiciled in a single state for the 730 days; domiciled in {code} for "
-            f"{days['w180'][code]} of the 180 days before that period, longer than in any other place"
+            f"{a}: not domiciled in a single state for the 730 days; domiciled in {place} for "
+            f"{days['w180'][place]} of the 180 days before that period, longer than in any other "
+            f"place{system}"
         )
     if why.name == "not_opted_out":
         state = system_id(why.arguments[0])

@@ -148,6 +148,15 @@ class Asset(BaseModel):
         description="Land or a home: the county it lies in, by name without the word 'County' (e.g. 'Kings', "
         "'St. Lawrence'); C.P.L.R. 5206(a) sets New York's homestead amount by county.",
     )
+    county_median_price: int | None = Field(
+        default=None,
+        ge=0,
+        le=100_000_000,
+        exclude_if=unset,
+        description="Land or a home: the county's median sale price for a single-family home in the calendar "
+        "year before the petition, in whole dollars (Cal. Civ. Proc. Code § 704.730(a)(1) sets California's "
+        "homestead amount from it). Absent, the homestead has the statute's floor.",
+    )
     spouse_on_title: bool = Field(
         default=False,
         exclude_if=unset,
@@ -174,7 +183,14 @@ class Asset(BaseModel):
         "(for replaying cases labelled by other tools).",
     )
 
-    @field_validator("value", "reasonably_necessary", "prior_residence_equity", "appreciation", mode="before")
+    @field_validator(
+        "value",
+        "reasonably_necessary",
+        "prior_residence_equity",
+        "appreciation",
+        "county_median_price",
+        mode="before",
+    )
     @classmethod
     def _whole(cls, value: Any) -> Any:
         return whole_dollars(value)

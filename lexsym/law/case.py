@@ -110,6 +110,13 @@ class Case(BaseModel):
         description="The debtor is married on the petition date, whether or not the spouse joins the "
         "petition (a joint filing implies it).",
     )
+    spousal_waiver: bool = Field(
+        default=False,
+        exclude_if=unset,
+        description="A married debtor filing alone: the debtor and the spouse have both waived in writing, "
+        "while the case is pending, California's exemptions other than Cal. Civ. Proc. Code § 703.140(b), "
+        "as § 703.140(a)(2) requires before such a debtor may use § 703.140(b) (the waived ones are gone).",
+    )
     dependents: int = Field(
         default=0,
         ge=0,
@@ -171,6 +178,8 @@ class Case(BaseModel):
             if not self.spouse_domicile:
                 raise ValueError("spouse_domicile: give at least one period, or omit it")
             self._check_domicile(self.spouse_domicile, "spouse_domicile")
+        if self.spousal_waiver and (self.filing is Filing.JOINT or not self.married):
+            raise ValueError("spousal_waiver: only for a married debtor filing alone (set married: true)")
         if self.spouses_cannot_agree and self.filing is not Filing.JOINT:
             raise ValueError("spouses_cannot_agree: only a joint filing has two debtors to disagree")
         self._check_assets()

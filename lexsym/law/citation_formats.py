@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from lexsym.law.vocabulary import state_of
+
 _SECTION = r"(?P<section>[0-9][0-9A-Za-z.:/\-]*(?:\([0-9A-Za-z.]+\))*)"
 
 
@@ -111,7 +113,9 @@ FORMATS: tuple[CitationFormat, ...] = (
 
 
 def formats_for(jurisdiction: str) -> list[CitationFormat]:
-    return [f for f in FORMATS if f.jurisdiction == jurisdiction.lower()]
+    """The citation forms of a jurisdiction: its state's (California's two systems cite one code)."""
+    state = state_of(jurisdiction.upper()).lower()
+    return [f for f in FORMATS if f.jurisdiction == state]
 
 
 def _slug(text: str) -> str:

@@ -64,6 +64,8 @@ def domicile_facts(case: Case) -> list[str]:
         facts.append(f"filed_in({place_constant(filed)}).")
     if case.spouses_cannot_agree:
         facts.append("spouses_cannot_agree.")
+    if case.spousal_waiver:
+        facts.append("spousal_waiver.")
     if case.married or case.filing is Filing.JOINT:
         facts.append("married.")
     if case.dependents:
@@ -136,6 +138,8 @@ def _asset_facts(case: Case, asset) -> Iterable[str]:
         yield f"equipped_for_disability({a})."
     if asset.county is not None:
         yield f"asset_county({a},{asp_string(county_key(asset.county))})."
+    if asset.county_median_price is not None:
+        yield f"county_median_price({a},{asset.county_median_price})."
     if asset.spouse_on_title:
         yield f"spouse_on_title({a})."
     for service in sorted({s.value for s in asset.services}):

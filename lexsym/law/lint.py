@@ -221,11 +221,16 @@ def _amount_problems(surveys: dict[Path, Survey]) -> list[Problem]:
 
 
 def _source_problems(surveys: dict[Path, Survey], surveys_all: dict[Path, Survey]) -> list[Problem]:
-    """LX206: an amount_source/3 whose literal date no amount/4 or amount_as_of/4 of its exemption has."""
+    """LX206: an amount_source/3 whose literal date no amount/4 or amount_as_of/4 of its exemption has (as a
+    fact, or as the head of a rule that gives the amount a case decides: New York's county groups)."""
+    conditional = [
+        fact for found in surveys_all.values() for fact in found.conditional if len(fact.arguments) == 4
+    ]
     dated = {
         (fact.arguments[0], fact.arguments[2].replace(" ", ""))
         for name in ("amount", "amount_as_of")
-        for _path, fact in by_name(surveys_all, name, 4)
+        for fact in [*(f for _path, f in by_name(surveys_all, name, 4)), *conditional]
+        if fact.name == name
     }
     problems = []
     for path, fact in by_name(surveys, "amount_source", 3):

@@ -10,6 +10,7 @@ from functools import cache
 from pathlib import Path
 
 from lexsym._util.errors import InputError
+from lexsym.law.vocabulary import state_of, systems_of
 
 RULES_ENV = "LEXSYM_RULES"
 """Point this at a directory holding `statutes/` and `encodings/` to run edited rules without reinstalling."""
@@ -130,7 +131,7 @@ def statute_files(root: Path, jurisdictions: Iterable[str] | None = None) -> lis
     tree = _statute_tree(root)
     if jurisdictions is None:
         return sorted(path for files in tree.values() for path in files)
-    wanted = {"federal", *(part.lower() for code in jurisdictions for part in code.split("+"))}
+    wanted = {"federal", *(state_of(part).lower() for code in jurisdictions for part in code.split("+"))}
     files = list(tree[""])
     for name in sorted(name for name in tree if name and name in wanted):
         files.extend(tree[name])
@@ -138,9 +139,25 @@ def statute_files(root: Path, jurisdictions: Iterable[str] | None = None) -> lis
 
 
 def encoded_jurisdictions(root: Path) -> list[str]:
-    """Jurisdiction ids with a statute directory: US for federal/, else the directory's USPS code."""
+    """Jurisdiction ids with a statute directory: US for federal/, else the directory's USPS code, or the ids
+    of the state's systems where its law offers several (statutes/ca/ holds CA_703 and CA_704)."""
+    codes = ["US" if name == "federal" else name.upper() for name in encoded_folders(root)]
+    return sorted(system for code in codes for system in systems_of(code))
+
+
+def encoded_states(root: Path) -> list[str]:
+    """The USPS codes of the states with a statute directory (a state's law may be several jurisdictions)."""
+    return [name.upper() for name in encoded_folders(root) if name != "federal"]
+
+
+def encoded_folders(root: Path) -> list[str]:
     tree = _statute_tree(root)
-    return ["US" if name == "federal" else name.upper() for name in sorted(tree) if name and tree[name]]
+    return [name for name in sorted(tree) if name and tree[name]]
+
+
+def jurisdiction_folder(code: str) -> str:
+    """The statute directory of a jurisdiction id: federal/ for US, else its state's lower-case code."""
+    return "federal" if code == "US" else state_of(code).lower()
 
 
 def domicile_files(root: Path) -> list[Path]:

@@ -8,7 +8,7 @@ that need no solving run in milliseconds.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from clingo import SymbolType, ast
@@ -69,6 +69,7 @@ class Survey:
     facts: list[Fact]
     words: list[Word]
     heads: frozenset[str]
+    conditional: list[Fact] = field(default_factory=list)  # heads of rules with a body (amounts a case sets)
 
 
 def _children(node: ast.AST) -> Iterator[ast.AST]:
@@ -125,8 +126,9 @@ def _rule_words(rule: ast.AST) -> list[Word]:
     return words
 
 
-def _fact(rule: ast.AST) -> Fact | None:
-    if rule.body or rule.head.ast_type != ast.ASTType.Literal or rule.head.sign:
+def _fact(rule: ast.AST, *, conditional: bool = False) -> Fact | None:
+    """The rule's head as a fact: a fact (no body), or with `conditional` the head of a rule with a body."""
+    if bool(rule.body) != conditional or rule.head.ast_type != ast.ASTType.Literal or rule.head.sign:
         return None
     atom = rule.head.atom
     if atom.ast_type != ast.ASTType.SymbolicAtom or atom.symbol.ast_type != ast.ASTType.Function:
@@ -160,6 +162,7 @@ def _survey(path: Path) -> Survey | None:
     except LexsymError:
         return None
     facts: list[Fact] = []
+    conditional: list[Fact] = []
     words: list[Word] = []
     heads: set[str] = set()
     for statement in statements:
@@ -167,8 +170,11 @@ def _survey(path: Path) -> Survey | None:
             fact = _fact(statement)
             if fact is not None:
                 facts.append(fact)
+            head = _fact(statement, conditional=True)
+            if head is not None:
+                conditional.append(head)
             words.extend(_rule_words(statement))
             heads.update(_head_names(statement))
         elif statement.ast_type == ast.ASTType.Defined:
             heads.add(statement.name)
-    return Survey(facts, words, frozenset(heads))
+    return Survey(facts, words, frozenset(heads), conditional)

@@ -36,6 +36,7 @@ from typing import Any
 
 from lexsym._util.errors import InputError, LexsymError
 from lexsym.law.date_arithmetic import years_before
+from lexsym.law.vocabulary import state_of
 
 DEFAULT_STATE = "OR"
 """Where a federal case's debtor lives: Oregon permits the federal exemptions, so US is allowable."""
@@ -213,7 +214,7 @@ def run_case(case: StatuteCase, *, rules: str | None = None) -> CaseOutcome:
 
     expect = case.expect
     jurisdiction = str(expect.get("jurisdiction", "US")).upper()
-    state = jurisdiction if jurisdiction != "US" else DEFAULT_STATE
+    state = state_of(jurisdiction) if jurisdiction != "US" else DEFAULT_STATE  # CA_703: domiciled in CA
     try:
         parsed = parse_case(build_case(case.facts, state=state), source=f"{case.where}: case {case.name!r}")
     except (LexsymError, ValueError, TypeError) as error:

@@ -284,4 +284,35 @@ STATES: dict[str, str] = {
 FEDERAL = "US"
 """Jurisdiction id of the federal exemptions of 11 U.S.C. §522(d)."""
 
-JURISDICTION_NAMES: dict[str, str] = {FEDERAL: "Federal", **STATES}
+STATE_SYSTEMS: dict[str, dict[str, str]] = {
+    "CA": {
+        "CA_704": "California (C.C.P. § 704)",
+        "CA_703": "California (C.C.P. § 703.140(b))",
+    },
+}
+"""States whose law offers the debtor more than one exemption system to elect between, by state: each
+system's id and name. California's Code of Civil Procedure § 703.140(a) lets a debtor in bankruptcy take
+either the exemptions of its chapter 4 other than § 703.140(b) (the § 704 system) or § 703.140(b)'s list,
+"but not both". Every other state's law is one system, with the state's own code as its id. Mirrored by
+state_system_of/2 in statutes/opt_out.lp (a test checks both agree)."""
+
+JURISDICTION_NAMES: dict[str, str] = {
+    FEDERAL: "Federal",
+    **STATES,
+    **{code: name for systems in STATE_SYSTEMS.values() for code, name in systems.items()},
+}
+"""Names of jurisdiction ids: Federal, each state, and each system of a state with several."""
+
+
+def state_of(jurisdiction: str) -> str:
+    """The state whose law a jurisdiction id is: "CA_703" -> "CA", "OR" -> "OR", "US" -> "US"."""
+    for state, systems in STATE_SYSTEMS.items():
+        if jurisdiction in systems:
+            return state
+    return jurisdiction
+
+
+def systems_of(state: str) -> tuple[str, ...]:
+    """The jurisdiction ids of a state's exemption systems: ("CA_704", "CA_703") for California, else the
+    state's own code."""
+    return tuple(STATE_SYSTEMS[state]) if state in STATE_SYSTEMS else (state,)

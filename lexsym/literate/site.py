@@ -21,9 +21,9 @@ from lexsym._util.atomic import write_atomic
 from lexsym._util.errors import InputError
 from lexsym.law.citations import citation_order
 from lexsym.law.readings import BY_NAME
-from lexsym.law.rules import encoded_jurisdictions, rules_digest, statute_files
+from lexsym.law.rules import encoded_jurisdictions, jurisdiction_folder, rules_digest, statute_files
 from lexsym.law.statute_sheet import statute_sheet
-from lexsym.law.vocabulary import JURISDICTION_NAMES
+from lexsym.law.vocabulary import JURISDICTION_NAMES, state_of
 from lexsym.literate.statute_facts import (
     AmountRow,
     ExemptionFacts,
@@ -141,23 +141,32 @@ def build_pages(
     codes = encoded_jurisdictions(root)
     codes.sort(key=lambda code: (code != "US", code))
     pages = []
+    shown: set[Path | str] = set()
     for code in codes:
-        folder = "federal" if code == "US" else code.lower()
+        folder = jurisdiction_folder(code)
         statutes = root / "statutes"
         paths = [p for p in statute_files(root, [code]) if p.relative_to(statutes).parts[0] == folder]
         sources = sorted(
             (read_statute_source(path) for path in paths),
             key=lambda source: (source.path.name != "jurisdiction.lp", citation_order(source.title)),
         )
-        declared = [ident for source in sources for ident in source.exemption_ids]
+        one_of_several = state_of(code) != code  # California's folder holds two systems, a page each
+        declared = [] if one_of_several else [ident for source in sources for ident in source.exemption_ids]
         facts = jurisdiction_facts(root, code, JURISDICTION_NAMES, as_of, declared)
+        if one_of_several:  # this system's files, and those declaring no exemption (jurisdiction.lp)
+            mine = set(facts.exemptions)
+            sources = [s for s in sources if not s.exemption_ids or set(s.exemption_ids) & mine]
+            paths = [source.path for source in sources]
         sheet = statute_sheet(as_of, ("US",) if code == "US" else ("US", code), str(root))
         terms = {entry.citation: entry.terms for entry in sheet.for_jurisdiction(code)}
         # group caps are stated as provisions, with their amounts
         cap_terms = {cited: (text,) for cited, text in sheet.provisions}
-        own = {path.resolve(): grouped.pop(path.resolve(), []) for path in paths}
-        other = grouped.pop(folder, [])
+        own = {path.resolve(): grouped.get(path.resolve(), []) for path in paths}
+        other = grouped.get(folder, [])
+        shown.update([*own, folder])
         pages.append(JurisdictionPage(facts, sources, own, other, terms, cap_terms))
+    for key in shown:
+        grouped.pop(key, None)
     for leftover in grouped.values():  # tests of no encoded jurisdiction: on the federal page, never dropped
         if pages:
             pages[0].other_tests.extend(leftover)

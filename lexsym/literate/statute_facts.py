@@ -20,6 +20,7 @@ from lexsym.law.clingo_runner import solve_stratified
 from lexsym.law.facts import asp_date
 from lexsym.law.rules import statute_files
 from lexsym.law.statute_survey import survey
+from lexsym.law.vocabulary import state_of, systems_of
 
 _SHOW = """
 #show exemption/2. #show citation/2. #show exemption_title/2. #show statute_text/2.
@@ -82,6 +83,7 @@ class JurisdictionFacts:
     name: str
     exemptions: dict[str, ExemptionFacts]
     opt_out: OptOut | None  # None for the federal exemptions
+    other_systems: tuple[str, ...] = ()  # names of the state's other systems (California's § 703.140(b))
 
     def adjustment_dates(self) -> list[dt.date]:
         """Every date on which one of the jurisdiction's amounts takes effect, oldest first."""
@@ -172,14 +174,16 @@ def jurisdiction_facts(
     opt_out = None
     if code != "US":
         opted = {s for (s,) in rows["opt_out"]}
+        state = state_of(code).lower()  # the opt-out is the state's, for each of its systems
         opt_out = OptOut(
-            own in opted,
-            dict(rows["opt_out_citation"]).get(own),
-            SCOPE_WORDS.get(scope, scope) if (scope := dict(rows["opt_out_scope"]).get(own)) else None,
-            dict(rows["opt_out_source"]).get(own),
+            state in opted,
+            dict(rows["opt_out_citation"]).get(state),
+            SCOPE_WORDS.get(scope, scope) if (scope := dict(rows["opt_out_scope"]).get(state)) else None,
+            dict(rows["opt_out_source"]).get(state),
         )
     name = dict(rows["jurisdiction_name"]).get(own) or names.get(code, code)
-    return JurisdictionFacts(code, name, exemptions, opt_out)
+    others = tuple(names.get(s, s) for s in systems_of(state_of(code)) if s != code) if code != "US" else ()
+    return JurisdictionFacts(code, name, exemptions, opt_out, others)
 
 
 KIND_LABELS = {

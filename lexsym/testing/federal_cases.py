@@ -141,6 +141,10 @@ def _asset(choose: Choices, asset_id: str, joint: bool) -> dict[str, Any]:
         # The county groups of New York's homestead figure (C.P.L.R. 5206(a)); no county is the last group.
         if choose.chance(50):
             asset.update(county=choose.pick(["Kings", "Westchester", "Albany", "Ulster", "Erie"]))
+        # California's homestead figure from the county median, below, inside and above its bounds
+        # (Cal. Civ. Proc. Code § 704.730(a)).
+        if choose.chance(50):
+            asset.update(county_median_price=choose.integer(150_000, 1_200_000))
     elif template == "household":
         asset.update(kind=choose.pick(_HOUSEHOLD_KINDS), use="personal")
     elif template == "jewelry":

@@ -26,7 +26,7 @@ from lexsym.law.gold import gold_answers
 from lexsym.law.rules import encoded_jurisdictions, rules_root
 from lexsym.law.solver import solve
 from lexsym.law.statute_sheet import StatuteSheet, sheet_for
-from lexsym.law.vocabulary import FEDERAL
+from lexsym.law.vocabulary import FEDERAL, systems_of
 
 INTRO = "Read the facts of the case and the statutes, then answer the multiple-choice question at the end."
 
@@ -49,8 +49,8 @@ def prompt_jurisdictions(config: GeneratorConfig, allowable: Sequence[str] = ())
     allowable jurisdiction the list lacks, since statements speak of those."""
     if config.statutes_in_prompt == "all":
         states = [code for code in encoded_jurisdictions(rules_root()) if code != FEDERAL]
-    else:
-        states = list(config.state_jurisdictions)
+    else:  # a state's systems: California's two
+        states = [system for state in config.state_jurisdictions for system in systems_of(state)]
     return tuple(dict.fromkeys([FEDERAL, *states, *allowable]))
 
 
