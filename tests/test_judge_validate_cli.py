@@ -123,3 +123,20 @@ def test_cli_error_is_one_line(tmp_path):
         and done.stderr.count("\n") == 1
         and "labels.jsonl:2: invalid JSON" in done.stderr
     )
+
+
+def test_json_output_has_no_nan_and_says_which_numbers_are_undefined(tmp_path):
+    """A rater whose grades never vary has no correlation: the JSON says null, and why, never NaN (which is
+    not JSON: 804 fuzzed label files printed it, issue 19 item 12)."""
+    labels = write_ratings(tmp_path / "labels.csv")
+    command = [sys.executable, "-m", "lexsym", "judge", "validate", str(labels)]
+    command += ["--judge", "constant-judge", "--metric", "neg_rmse", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+    def refuse(token: str) -> None:
+        raise AssertionError(f"{token} in the JSON")
+
+    document = json.loads(done.stdout, parse_constant=refuse)
+    assert document["undefined"]
+    assert all("pearson" in path or "qwk" in path or "rho" in path for path in document["undefined"])

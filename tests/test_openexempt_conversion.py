@@ -93,7 +93,7 @@ RECORD = {
             "dollar_value": 120,
             "applicable_exemptions": ["11 U.S.C. § 522(d)(5)"],
         },
-        {"description": "old bicycle", "dollar_value": 80, "applicable_exemptions": []},
+        {"description": "old bicycle, spare", "dollar_value": 80, "applicable_exemptions": []},
     ],
 }
 
@@ -159,10 +159,17 @@ def test_case_fields() -> None:
     assert case.readings.nonresident_opt_out == "literal"  # OpenExempt's semantics
     assert [(a.id, a.description, a.value, a.kind) for a in case.assets] == [
         ("a1", "old bicycle", 120, AssetKind.OTHER),
-        ("a2", "old bicycle", 80, AssetKind.OTHER),
+        ("a2", "old bicycle, spare", 80, AssetKind.OTHER),
     ]
     assert case.assets[0].applicable_exemptions == ["11 U.S.C. § 522(d)(5)"]
     assert case.assets[1].applicable_exemptions == []
+
+
+def test_two_assets_described_alike_are_refused_naming_the_case() -> None:
+    """Answers name assets by description (issue 19, item 4); OpenExempt's own 350 cases have none alike."""
+    twin = {**RECORD, "assets": [RECORD["assets"][0], {**RECORD["assets"][0], "dollar_value": 80}]}
+    with pytest.raises(InputError, match=r"made_up_1: assets\[1\]\.description repeats"):
+        case_from_openexempt(twin)
 
 
 def test_single_filing() -> None:

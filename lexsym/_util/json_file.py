@@ -28,9 +28,11 @@ def read_yaml(path: str | Path, what: str = "YAML file") -> Any:
     error, the line. `what` names the file's role in the message ("config file", "eval-set file")."""
     import yaml
 
+    from lexsym._util.safe_yaml import load_yaml
+
     path = Path(path)
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return load_yaml(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise InputError(f"{path}: cannot read the {what} ({error.strerror or error})") from None
     except yaml.YAMLError as error:

@@ -27,6 +27,16 @@ class LineError(BaseModel):
         return f"{self.file}:{self.line}: {self.message}"
 
 
+def jsonl_lines(text: str) -> list[str]:
+    """The lines of a JSONL text, split at "\n" only: json.dumps may leave U+2028, NEL and the like raw
+    inside a string (ensure_ascii=False), and str.splitlines() would cut the record there. A trailing "\r"
+    (a file saved on Windows) is dropped."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
+
+
 def read_jsonl(path: Path, errors: list[LineError]) -> Iterator[tuple[int, Any]]:
     """(line number, JSON value) for every non-blank line that parses; the others are appended to `errors`.
     Raises InputError when the file itself cannot be opened or read."""

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from lexsym._util.errors import InputError
+from lexsym._util.jsonl import jsonl_lines
 from lexsym.check.checker import ClaimedSchedule, check_schedules
 from lexsym.law.case import Case, describe_validation_error, load_json
 from lexsym.law.citations import citation_key
@@ -131,7 +132,7 @@ class TaskCases:
 
 def _lines(path: Path) -> list[str]:
     try:
-        return path.read_text(encoding="utf-8").splitlines()
+        return jsonl_lines(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
 

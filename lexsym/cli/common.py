@@ -21,6 +21,19 @@ def check_rows(by: str) -> None:
         fail(f"--by must be task, variant or suite, not {by!r}", 2)
 
 
+def check_numbers(values: dict, ranges: dict[str, tuple[float, float]]) -> None:
+    """Refuse a numeric option that is NaN, infinite or out of its range, naming the option (exit 2)."""
+    import math
+
+    for name, (low, high) in ranges.items():
+        value = values.get(name)
+        if value is None:
+            continue
+        if not math.isfinite(value) or not low <= value <= high:
+            option = "--" + name.replace("_", "-")
+            fail(f"{option} must be a number from {low:g} to {high:g}, not {value!r}", 2)
+
+
 def by_fields(by: str, rows: tuple[str, ...] = ROWS) -> tuple[str, ...]:
     """The fields of a `--by FIELD[,FIELD]` that slices (`lexsym.scoring.slices`), or () for one of the
     table's own `rows` alone (a score table's: task, variant, suite). Whether the task set has the fields

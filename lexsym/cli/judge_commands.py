@@ -92,6 +92,10 @@ def judge_run_command(
     ] = None,
     max_attempts: Annotated[int, typer.Option(help="Calls per request at most, on transient errors.")] = 6,
     retry_base: Annotated[float, typer.Option(help="Backoff base, seconds (full jitter).")] = 1.0,
+    timeout: Annotated[
+        float | None,
+        typer.Option(help="Seconds one judge request may take (enforced whatever the backend does)."),
+    ] = None,
     retry_errors: Annotated[
         bool, typer.Option("--retry-errors", help="Also judge again pairs whose judge call failed for good.")
     ] = False,
@@ -113,7 +117,9 @@ def judge_run_command(
     if not values["judge"]:
         fail("give at least one --judge MODEL (on the command line or in --config)")
     try:
-        retry = RetryPolicy(base=values["retry_base"], max_attempts=values["max_attempts"])
+        retry = RetryPolicy(
+            base=values["retry_base"], max_attempts=values["max_attempts"], timeout=values["timeout"]
+        )
     except ValueError as error:
         fail(str(error))
     options = JudgeOptions(
@@ -245,6 +251,20 @@ def judge_validate_command(
     if json_output:
         import json
 
-        sys.stdout.write(json.dumps(result, indent=2, default=str) + "\n")
+        from lexsym._util.finite import finite
+
+        undefined: list[str] = []
+        document = finite(json.loads(json.dumps(result, default=str)), undefined)
+        if undefined and isinstance(
+            document, dict
+        ):  # e.g. a correlation of raters whose grades never vary: no number, said where
+            document = {
+                **document,
+                "undefined": {
+                    path: "not a number (the statistic is undefined here, e.g. raters with no variance)"
+                    for path in undefined
+                },
+            }
+        sys.stdout.write(json.dumps(document, indent=2, allow_nan=False) + "\n")
     else:
         render_validation(result)

@@ -10,7 +10,21 @@ from typing import Annotated, Any
 import typer
 
 from lexsym._util.console import table_console
-from lexsym.cli.common import check_rows, fail
+from lexsym.cli.common import check_numbers, check_rows, fail
+
+RUN_NUMBER_RANGES: dict[str, tuple[float, float]] = {
+    "temperature": (0.0, 10.0),
+    "top_p": (0.0, 1.0),
+    "rpm": (0.0, 1e9),
+    "time_budget": (0.0, 1e9),
+    "cost_budget": (0.0, 1e12),
+    "max_failure_rate": (0.0, 1.0),
+    "retry_base": (0.0, 86_400.0),
+    "retry_cap": (0.0, 86_400.0),
+    "timeout": (0.001, 86_400.0),
+}
+"""Numeric options of `lexsym run` and the range each must lie in (NaN and infinity never do): a NaN
+temperature was stored as null and the run could never be resumed (issue 19, item 11)."""
 
 
 def run(
@@ -100,6 +114,13 @@ def run(
     retry_base: Annotated[float, typer.Option(help="Backoff base, seconds (full jitter).")] = 1.0,
     retry_cap: Annotated[float, typer.Option(help="Backoff cap, seconds.")] = 60.0,
     max_attempts: Annotated[int, typer.Option(help="Calls per sample at most, on transient errors.")] = 6,
+    timeout: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds one request may take (enforced whatever the backend does; litellm also gets it). "
+            "A sample then ends within timeout x max-attempts plus the backoff pauses."
+        ),
+    ] = None,
     retry_errors: Annotated[
         bool, typer.Option("--retry-errors", help="Also retry samples recorded as permanently failed.")
     ] = False,
@@ -124,11 +145,15 @@ def run(
     if missing:
         fail(f"give {', '.join(missing)} (on the command line or in --config)")
     check_rows(values["by"])
+    check_numbers(values, RUN_NUMBER_RANGES)
     pairs = merged_pairs(values["model_option"])
     model_options = parse_options(pairs, "-M")
     try:
         retry = RetryPolicy(
-            base=values["retry_base"], cap=values["retry_cap"], max_attempts=values["max_attempts"]
+            base=values["retry_base"],
+            cap=values["retry_cap"],
+            max_attempts=values["max_attempts"],
+            timeout=values["timeout"],
         )
     except ValueError as error:
         fail(str(error), 2)
@@ -163,7 +188,12 @@ def run(
         out,
         params=params,
         options=options,
-        model_options={"api_base": _endpoints(values["api_base"]), **model_options},
+        model_options={
+            "api_base": _endpoints(values["api_base"]),
+            # litellm takes the request timeout too (its own default is 600 s); every backend is held to it
+            **({"timeout": values["timeout"]} if _takes_timeout(values["model"], values["timeout"]) else {}),
+            **model_options,
+        },
     )
     recorded = {k: v for k, v in values.items() if k != "model_option"}
     recorded["model_options"] = redact_options(model_options)  # no credential in a file left behind
@@ -186,6 +216,10 @@ def run(
         raise typer.Exit(130)
     if header.failed:
         raise typer.Exit(1)
+
+
+def _takes_timeout(model: str, timeout: float | None) -> bool:
+    return timeout is not None and model.startswith("litellm:")
 
 
 def _endpoints(api_bases: list[str] | None) -> str | list[str] | None:

@@ -336,10 +336,11 @@ def build_statement_file(
     file:line."""
     from lexsym._util.atomic import write_atomic
     from lexsym._util.errors import InputError
+    from lexsym._util.jsonl import jsonl_lines
 
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = jsonl_lines(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as error:

@@ -213,11 +213,14 @@ def read_yaml_or_json(path: str | Path) -> Any:
         return load_json(path)
     import yaml
 
+    from lexsym._util.safe_yaml import load_yaml
+
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return load_yaml(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f":{mark.line + 1}" if mark else ""
-        raise InputError(f"{path}{where}: invalid YAML") from None
+        problem = getattr(error, "problem", None)
+        raise InputError(f"{path}{where}: invalid YAML" + (f" ({problem})" if problem else "")) from None

@@ -13,6 +13,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from lexsym.law.vocabulary import AssetKind, MunicipalService, Owner, Person, RetirementPlan, Use, VehicleType
 
+MAX_DOLLARS = 1_000_000_000
+"""The most any one dollar figure of a case may be. Clingo's integers are 32-bit (to $2,147,483,647): a larger
+figure would wrap around and give a wrong answer, so it is refused where it is read."""
+
+MAX_ACRES = 1_000_000
+"""The most acres one parcel may have (the rules count hundredths of an acre in 32-bit integers)."""
+
 
 def unset(value: Any) -> bool:
     """Fields added after the nine suites stay out of a case's JSON until set: the suites keep their bytes."""
@@ -35,7 +42,7 @@ class Contribution(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     date: dt.date
-    amount: int = Field(ge=0, description="Whole dollars.")
+    amount: int = Field(ge=0, le=MAX_DOLLARS, description="Whole dollars.")
 
     @field_validator("amount", mode="before")
     @classmethod
@@ -49,8 +56,10 @@ class Asset(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$", description="Unique id within the case.")
-    description: str = Field(min_length=1)
-    value: Annotated[int, Field(ge=0, description="Value of the estate's interest, in whole dollars.")]
+    description: str = Field(min_length=1, max_length=2000)
+    value: Annotated[
+        int, Field(ge=0, le=MAX_DOLLARS, description="Value of the estate's interest, in whole dollars.")
+    ]
     kind: AssetKind = AssetKind.OTHER
     use: Use = Field(default=Use.NONE, description="The use the property is held primarily for.")
     user: Person = Field(default=Person.DEBTOR, description="Who uses it (or whom a burial plot is for).")
@@ -88,12 +97,14 @@ class Asset(BaseModel):
     prior_residence_equity: int = Field(
         default=0,
         ge=0,
+        le=MAX_DOLLARS,
         description="Equity rolled over from a previous principal residence in the same state, bought before "
         "the 1,215 days before filing (11 U.S.C. § 522(p)(2)(B)).",
     )
     appreciation: int = Field(
         default=0,
         ge=0,
+        le=MAX_DOLLARS,
         description="Dollars of the value that are passive market appreciation since the debtor acquired "
         "the interest (not payments or improvements); read by the 11 U.S.C. § 522(p) readings.",
     )
@@ -105,12 +116,14 @@ class Asset(BaseModel):
     reasonably_necessary: int | None = Field(
         default=None,
         ge=0,
+        le=MAX_DOLLARS,
         description="A finding of the amount reasonably necessary for support; only exemptions limited "
         "by that standard read it.",
     )
     acres: float | None = Field(
         default=None,
         ge=0,
+        le=MAX_ACRES,
         exclude_if=unset,
         description="Land: its area in acres (to 1/100 acre). Absent, the land is taken to be within every "
         "acreage limit; land over a limit is listed as two assets, the designated part and the rest.",
@@ -151,7 +164,7 @@ class Asset(BaseModel):
     county_median_price: int | None = Field(
         default=None,
         ge=0,
-        le=100_000_000,
+        le=MAX_DOLLARS,
         exclude_if=unset,
         description="Land or a home: the county's median sale price for a single-family home in the calendar "
         "year before the petition, in whole dollars (Cal. Civ. Proc. Code § 704.730(a)(1) sets California's "
@@ -172,6 +185,7 @@ class Asset(BaseModel):
     fraud_conversion: int = Field(
         default=0,
         ge=0,
+        le=MAX_DOLLARS,
         exclude_if=unset,
         description="Dollars of the value that came from property the debtor disposed of in the 10 years "
         "before filing with intent to hinder, delay or defraud a creditor and could not have exempted (a "

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from lexsym._util.errors import InputError
-from lexsym.law.asset import Asset, unset
+from lexsym.law.asset import MAX_DOLLARS, Asset, unset
 from lexsym.law.readings import Readings
 from lexsym.law.vocabulary import (
     FOREIGN,
@@ -29,6 +29,10 @@ BAPCPA_EFFECTIVE = dt.date(2005, 10, 17)
 
 MAX_TOTAL_VALUE = 1_000_000_000
 """Clingo integers are 32-bit; keeping the estate under $1 billion leaves room for every sum."""
+
+MAX_CASE_DOLLARS = 2_000_000_000
+"""Every dollar figure of a case together (values, findings, rolled-over equity, contributions): what the
+rules add up stays inside clingo's 32-bit integers ($2,147,483,647)."""
 
 
 class DomicilePeriod(BaseModel):
@@ -74,9 +78,9 @@ class ThirdPartyItem(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    description: str
-    value: int = Field(ge=0)
-    owner: str = Field(description="Who owns it, e.g. 'the debtor's sister'.")
+    description: str = Field(max_length=2000)
+    value: int = Field(ge=0, le=MAX_DOLLARS)
+    owner: str = Field(max_length=200, description="Who owns it, e.g. 'the debtor's sister'.")
 
 
 class Case(BaseModel):
@@ -226,10 +230,20 @@ class Case(BaseModel):
 
     def _check_assets(self) -> None:
         seen: set[str] = set()
+        described: dict[str, int] = {}
         for index, asset in enumerate(self.assets):
             if asset.id in seen:
                 raise ValueError(f"assets[{index}].id {asset.id!r} is used twice")
             seen.add(asset.id)
+            # Answers name assets by description (gold answers, the checker, fuzzy alignment): two alike would
+            # make a right schedule unreadable.
+            key = " ".join(asset.description.split()).casefold()
+            if key in described:
+                raise ValueError(
+                    f"assets[{index}].description repeats assets[{described[key]}]'s; answers name assets by "
+                    "description, so each must be distinct"
+                )
+            described[key] = index
             if self.filing is Filing.SINGLE and asset.owner not in (None, Owner.DEBTOR):
                 raise ValueError(f"assets[{index}].owner: a single filing has only the debtor as owner")
             if asset.spouse_on_title and (self.filing is Filing.JOINT or not self.married):
@@ -250,6 +264,21 @@ class Case(BaseModel):
                 raise ValueError(f"assets[{index}].appreciation exceeds its value")
         if sum(asset.value for asset in self.assets) > MAX_TOTAL_VALUE:
             raise ValueError(f"assets: total value exceeds ${MAX_TOTAL_VALUE:,}")
+        figures = sum(
+            asset.value
+            + (asset.reasonably_necessary or 0)
+            + asset.prior_residence_equity
+            + asset.appreciation
+            + asset.fraud_conversion
+            + (asset.county_median_price or 0)
+            + sum(c.amount for c in asset.contributions)
+            for asset in self.assets
+        )
+        if figures > MAX_CASE_DOLLARS:
+            raise ValueError(
+                f"assets: the dollar figures together (values, findings, equity, contributions) exceed "
+                f"${MAX_CASE_DOLLARS:,}, more than the rules can add up"
+            )
 
     def owner_of(self, asset: Asset) -> Owner:
         if asset.owner is not None:

@@ -27,6 +27,7 @@ from clingo import ast
 from clingo.application import Application, clingo_main
 
 from lexsym._util.errors import RuleError, SolveError
+from lexsym.law.rule_text import rule_text
 
 if TYPE_CHECKING:
     from lexsym.law.case_tagging import Tagging
@@ -105,12 +106,38 @@ def parsed_file(path: Path, log_: MessageLog) -> list[ast.AST]:
             if statement.ast_type != ast.ASTType.Comment:  # nothing to ground, and half the statements
                 statements.append(statement)
 
+        text, bom = rule_text(path)  # refuses, by file and line, what could abort clingo
         try:
-            ast.parse_files([str(path)], keep, logger=log_, message_limit=100)
+            if bom:  # parsed from the text without its mark, then located in the file again
+                ast.parse_string(
+                    text, lambda s: keep(_located_in(s, str(path))), logger=log_, message_limit=100
+                )
+            else:
+                ast.parse_files([str(path)], keep, logger=log_, message_limit=100)
         except RuntimeError:
             raise log_.error(f"{path}: cannot parse") from None
         _PARSED[key] = statements
     return _PARSED[key]
+
+
+def _located_in(statement: ast.AST, filename: str) -> ast.AST:
+    """`statement` with every location naming `filename` (parse_string names "<string>")."""
+    pending = [statement]
+    while pending:
+        node = pending.pop()
+        location = getattr(node, "location", None)
+        if isinstance(location, ast.Location):
+            begin, end = location.begin, location.end
+            node.location = ast.Location(
+                ast.Position(filename, begin.line, begin.column), ast.Position(filename, end.line, end.column)
+            )
+        for key in node.child_keys:
+            value = getattr(node, key)
+            if isinstance(value, ast.AST):
+                pending.append(value)
+            elif isinstance(value, (list, tuple, ast.ASTSequence)):
+                pending.extend(v for v in value if isinstance(v, ast.AST))
+    return statement
 
 
 def _add_files(builder: ast.ProgramBuilder, files: Iterable[Path], log_: MessageLog) -> None:

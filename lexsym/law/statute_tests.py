@@ -127,10 +127,12 @@ def read_test_file(path: Path) -> Iterator[StatuteCase | CaseOutcome]:
     line. Raises InputError when the file is not a test file at all."""
     import yaml
 
+    from lexsym._util.safe_yaml import load_yaml
+
     try:
         text = path.read_text(encoding="utf-8")
         root = yaml.compose(text, Loader=yaml.SafeLoader)
-        document = yaml.safe_load(text)
+        document = load_yaml(text)
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"{path}: cannot read ({error.__class__.__name__})") from None
     except yaml.YAMLError as error:

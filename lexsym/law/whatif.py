@@ -19,20 +19,26 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from lexsym._util.errors import InputError
+from lexsym.law.asset import MAX_DOLLARS
 from lexsym.law.case import describe_validation_error, load_json
 from lexsym.law.citations import clean_citation, exemption_id
 from lexsym.law.facts import asp_string
-from lexsym.law.vocabulary import FEDERAL, STATES
+from lexsym.law.vocabulary import FEDERAL, STATES, state_of
 
 
 class TableFigures(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    limit: int | None = Field(default=None, ge=0, description="Aggregate cap; null for none.")
-    item_count: int | None = Field(default=None, ge=1, description="At most this many item claims.")
-    per_item: int | None = Field(default=None, ge=0, description="Cap on one item.")
+    limit: int | None = Field(default=None, ge=0, le=MAX_DOLLARS, description="Aggregate cap; null for none.")
+    item_count: int | None = Field(
+        default=None, ge=1, le=10_000, description="At most this many item claims."
+    )
+    per_item: int | None = Field(default=None, ge=0, le=MAX_DOLLARS, description="Cap on one item.")
     fallback: int | None = Field(
-        default=None, ge=0, description="Most that may be taken from the base's unused amount."
+        default=None,
+        ge=0,
+        le=MAX_DOLLARS,
+        description="Most that may be taken from the base's unused amount.",
     )
 
 
@@ -50,8 +56,8 @@ class TableExemption(BaseModel):
     @classmethod
     def _known_jurisdiction(cls, value: str) -> str:
         code = value.strip().upper()
-        if code != FEDERAL and code not in STATES:
-            raise ValueError(f"unknown jurisdiction {value!r}")
+        if code != FEDERAL and code not in STATES and state_of(code) == code:  # CA_703: one of California's
+            raise ValueError(f"unknown jurisdiction {value[:40]!r}")
         return code
 
     @field_validator("citation", "fallback_of")
@@ -69,6 +75,18 @@ class ExemptionTable(BaseModel):
     description: str = ""
     opt_out: dict[str, bool] = Field(default_factory=dict, description="State code -> opted out of § 522(d).")
     exemptions: list[TableExemption] = Field(default_factory=list)
+
+    @field_validator("opt_out")
+    @classmethod
+    def _states(cls, value: dict[str, bool]) -> dict[str, bool]:
+        """Keys are written into the program as constants: only the 50 states' and D.C.'s codes pass."""
+        codes = {}
+        for key, opted_out in value.items():
+            code = key.strip().upper() if isinstance(key, str) else ""
+            if code not in STATES:
+                raise ValueError(f"unknown state code {str(key)[:40]!r} (use a USPS code such as 'OR')")
+            codes[code] = opted_out
+        return codes
 
     def citations(self) -> list[str]:
         return [entry.citation for entry in self.exemptions]
@@ -107,14 +125,17 @@ def load_table(path: str | Path) -> ExemptionTable:
     if path.suffix.lower() in (".yaml", ".yml"):
         import yaml
 
+        from lexsym._util.safe_yaml import load_yaml
+
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = load_yaml(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise InputError(f"{path}: no such file") from None
         except yaml.YAMLError as error:
             mark = getattr(error, "problem_mark", None)
             where = f":{mark.line + 1}" if mark else ""
-            raise InputError(f"{path}{where}: invalid YAML") from None
+            problem = getattr(error, "problem", None)
+            raise InputError(f"{path}{where}: invalid YAML" + (f" ({problem})" if problem else "")) from None
     else:
         data = load_json(path)
     return parse_table(data, source=str(path))

@@ -39,8 +39,10 @@ def option_value(raw: str) -> Any:
         return ""
     import yaml
 
+    from lexsym._util.safe_yaml import load_yaml
+
     try:
-        value = yaml.safe_load(raw)
+        value = load_yaml(raw)
     except yaml.YAMLError:
         return raw
     if isinstance(value, (dict, list)) and not raw.startswith(("{", "[")):

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from lexsym.models.base import Completion, GenerationParams, Message, Model, ModelError
+from lexsym.models.base import Completion, GenerationParams, Message, Model, ModelError, TransientModelError
 from lexsym.runner.limits import RateLimiter, RetryPolicy, StopSignal, sleep_unless_stopped
 
 log = logging.getLogger("lexsym.runner")
@@ -72,10 +72,20 @@ async def call_model(
         result.waited += call - asked
         result.attempts += 1
         try:
-            completion = await model.generate(messages, params, task=task)
+            if retry.timeout is None:
+                completion = await model.generate(messages, params, task=task)
+            else:
+                completion = await asyncio.wait_for(
+                    model.generate(messages, params, task=task), retry.timeout
+                )
         except asyncio.CancelledError:
             raise
-        except Exception as exc:
+        except Exception as raised:
+            exc = raised
+            if isinstance(
+                raised, TimeoutError
+            ):  # the caller's own timeout: a slow server may answer next time
+                exc = TransientModelError(f"no answer within {retry.timeout:g} s (--timeout)", status=408)
             result.waited += time.perf_counter() - call
             transient = isinstance(exc, ModelError) and exc.transient
             if transient and result.attempts < retry.max_attempts:

@@ -103,17 +103,28 @@ class RateLimiter:
 @dataclass(frozen=True)
 class RetryPolicy:
     """Retries of transient errors (rate limits, timeouts, 5xx): up to `max_attempts` calls in all, the
-    n-th retry after a full-jitter delay in [0, min(cap, base * 2**n)] seconds."""
+    n-th retry after a full-jitter delay in [0, min(cap, base * 2**n)] seconds. `timeout` is the seconds one
+    request may take, enforced by the caller whatever the backend does (a server that accepts and never
+    answers stalled each attempt for litellm's 600 s); a sample then ends within `deadline()`."""
 
     base: float = 1.0
     cap: float = 60.0
     max_attempts: int = 6
+    timeout: float | None = None
 
     def __post_init__(self) -> None:
         if not (self.base >= 0 and self.cap >= 0 and math.isfinite(self.base) and math.isfinite(self.cap)):
             raise ValueError("retry base and cap must be finite numbers >= 0")
         if self.max_attempts < 1:
             raise ValueError(f"max attempts must be at least 1, not {self.max_attempts}")
+        if self.timeout is not None and not (math.isfinite(self.timeout) and self.timeout > 0):
+            raise ValueError(f"timeout must be a positive number of seconds, not {self.timeout!r}")
+
+    def deadline(self) -> float | None:
+        """The most seconds one sample's calls can take: every attempt timed out, every pause at its cap."""
+        if self.timeout is None:
+            return None
+        return self.timeout * self.max_attempts + self.cap * (self.max_attempts - 1)
 
     def delay(self, retry: int, rng: random.Random, retry_after: float | None = None) -> float:
         """Seconds to wait before retry number `retry` (0 for the first retry)."""

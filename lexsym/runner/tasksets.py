@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from lexsym._util.errors import InputError
+from lexsym._util.jsonl import jsonl_lines
 from lexsym.models.base import Message
 
 #: Task types parsed and scored per sample as they finish. Other types (the exam tasks, MCQ and OPEN) run
@@ -84,7 +85,7 @@ def load_task_set(path: str | Path) -> TaskSet:
     records: list[dict[str, Any]] = []
     lines: list[str] = []
     seen: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(jsonl_lines(text), start=1):
         if not line.strip():
             continue
         try:

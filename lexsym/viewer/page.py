@@ -13,12 +13,12 @@ import base64
 import hashlib
 import html
 import json
-import math
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from lexsym._util.atomic import write_atomic
+from lexsym._util.finite import finite
 
 _ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 SCRIPTS = ("viewer.js", "detail.js")
@@ -58,20 +58,9 @@ _BODY = """<header>
 <noscript><p>This page needs JavaScript to show the samples.</p></noscript>"""
 
 
-def _finite(value: Any) -> Any:
-    """`value` with NaN and infinities as None: JSON has no word for them."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {key: _finite(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_finite(item) for item in value]
-    return value
-
-
 def embed_json(data: Any) -> str:
     """`data` as JSON that is safe inside a `<script>` element: no `<`, `>` or `&` left as such."""
-    text = json.dumps(_finite(data), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text = json.dumps(finite(data), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return "".join(_ESCAPES.get(char, char) for char in text)
 
 
