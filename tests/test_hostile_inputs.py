@@ -95,12 +95,9 @@ def test_a_task_set_with_a_line_separator_in_a_prompt_loads(tmp_path):
     }
     path = tmp_path / "tasks.jsonl"
     path.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
-    try:
-        task_set = load_task_set(path)
-    except InputError as error:  # a record the reader rejects for its shape, never for the separator
-        assert ":1:" in str(error) and "invalid JSON" not in str(error)
-        return
+    task_set = load_task_set(path)
     assert [r["id"] for r in task_set.records] == ["t1"]
+    assert task_set.records[0]["prompt"]["user"] == record["prompt"]["user"]
 
 
 @pytest.mark.parametrize("option", ["--temperature=nan", "--top-p=2", "--rpm=nan", "--temperature=inf"])

@@ -50,8 +50,8 @@ def jurisdiction_code(name: str) -> str:
     ignored ("Oregon (state) exemptions", "the Federal exemptions"). An unknown name is returned upper-cased
     as given (without quotes or markdown), so a scorer counts it as a wrong jurisdiction."""
     text = " ".join(str(name).split()).strip(DECORATION)
+    folded = text.casefold()
     for state in STATE_SYSTEMS:  # "California System 2", "the California 704 exemptions"
-        folded = text.casefold()
         named = re.search(rf"\b{JURISDICTION_NAMES[state].casefold()}\b", folded) or re.match(
             rf"{state.casefold()}\b", folded
         )

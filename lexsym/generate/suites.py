@@ -103,8 +103,9 @@ def suite_datasets(data: dict[str, Any], *, source: str, seed: int | None = None
             values = all_variants()
         if not isinstance(values, list) or not values:
             raise InputError(f"{source}: vary.{key} must be a non-empty list")
-        repeated = [v for i, v in enumerate(values) if any(_same(v, w) for w in values[:i])]
-        if repeated:  # one dataset name twice: duplicate task ids, which `run` refuses
+        # A dataset is named by its values' text: one name twice gives duplicate task ids, refused by `run`.
+        repeated = [v for i, v in enumerate(values) if str(v) in {str(w) for w in values[:i]}]
+        if repeated:
             raise InputError(f"{source}: vary.{key} repeats {str(repeated[0])[:60]!r}")
         axes.append([(key, value) for value in values])
     datasets = []
@@ -119,11 +120,6 @@ def suite_datasets(data: dict[str, Any], *, source: str, seed: int | None = None
         config = parse_config(fields, source=f"{source} ({name})")
         datasets.append(Dataset(suite=suite, name=name, config=config))
     return datasets
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Two vary values that would name the same dataset (1 and 1.0 alike; lists and mappings by content)."""
-    return str(a) == str(b)
 
 
 def suite_path(name: str) -> Path:
