@@ -24,6 +24,7 @@ from lexsym.answers import (
     parse_amount,
     parse_answer,
 )
+from lexsym.answers.shapes import _TASK_WRAPPERS, _WRAPPERS, _field_name
 from lexsym.law.tasks import Task
 from lexsym.law.vocabulary import JURISDICTION_NAMES
 
@@ -777,6 +778,14 @@ descriptions = (
     st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=40)
     .map(str.strip)
     .filter(bool)
+    # A schedule whose only asset is described like a wrapper key ("FINALANSWER", "Answer") is read as the
+    # wrapper {"answer": ...} models write: a documented ambiguity, not a round trip to test.
+    .filter(
+        lambda text: (
+            _field_name(text)
+            not in _WRAPPERS.union(*_TASK_WRAPPERS.values(), {t.value.casefold() for t in Task})
+        )
+    )
 )
 claims = st.lists(
     st.fixed_dictionaries(

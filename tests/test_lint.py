@@ -94,6 +94,11 @@ BAD_FILES = [
     ("LX003", _swap("% Output: exemption/2.\n", "%\n"), 1),
     ("LX004", _swap("household goods\n%", "TITLE\n%"), 1),
     ("LX004", _swap("(household_good; appliance)", "(KIND)"), 10),
+    (
+        "LX005",
+        _swap("item_count(oh_2329_66_a_4, 3).\n", "item_count(oh_2329_66_a_4, 3).\nbig(1..1000000000).\n"),
+        14,
+    ),
     ("LX101", _swap('citation(oh_2329_66_a_4, "Ohio Rev. Code § 2329.66(A)(4)").\n', ""), 5),
     ("LX102", _swap('"Ohio Rev. Code § 2329.66(A)(4)"', '"Ohio Rev Code 2329.66(A)(4)"'), 6),
     ("LX102", _swap('"Ohio Rev. Code § 2329.66(A)(4)"', '"Revised Code 2329.66(A)(4)"'), 6),

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from lexsym._util.atomic import write_atomic
-from lexsym._util.errors import InputError
+from lexsym._util.errors import InputError, OutputError, os_problem
 
 
 def lock_file(path: Path, busy: str) -> int | None:
@@ -21,15 +21,22 @@ def lock_file(path: Path, busy: str) -> int | None:
         import fcntl
     except ImportError:  # pragma: no cover
         return None
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise OutputError(f"cannot write {os_problem(error, path)}") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         holder = os.read(fd, 64).decode(errors="replace").strip() or "?"
         os.close(fd)
         raise InputError(f"{busy} (pid {holder})") from None
-    os.ftruncate(fd, 0)
-    os.write(fd, f"{os.getpid()}\n".encode())
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+    except OSError as error:
+        os.close(fd)
+        raise OutputError(f"cannot write {os_problem(error, path)}") from None
     return fd
 
 

@@ -6,6 +6,8 @@ Every error names where the problem is (a file, a line, a field) so that a scrip
 
 from __future__ import annotations
 
+import errno
+
 
 class LexsymError(Exception):
     """Base class; `exit_code` is what the CLI returns for it."""
@@ -28,3 +30,24 @@ class RuleError(LexsymError):
 
 class SolveError(LexsymError):
     """The logic program ran but could not give an answer (no model, no proof, missing amounts)."""
+
+
+class OutputError(LexsymError):
+    """A result file that cannot be written (a full disk, a read-only folder), named with the reason."""
+
+
+_OS_REASONS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is exceeded",
+    errno.EROFS: "the file system is read-only",
+    errno.EFBIG: "the file is too large for the file system",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "not permitted",
+}
+
+
+def os_problem(error: OSError, path: object = None) -> str:
+    """`path: reason` for an OSError, in words a person acts on ("the disk is full"), naming the file."""
+    where = path if path is not None else error.filename
+    reason = _OS_REASONS.get(error.errno or 0) or error.strerror or error.__class__.__name__
+    return f"{where}: {reason}" if where else reason

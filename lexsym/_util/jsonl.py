@@ -6,7 +6,6 @@ the reader that turns them into `file:line: why` errors lives here, below both.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from lexsym._util.errors import InputError
+from lexsym._util.json_file import parse_json
 
 
 class LineError(BaseModel):
@@ -65,8 +65,9 @@ def read_jsonl(path: Path, errors: list[LineError]) -> Iterator[tuple[int, Any]]
             if not text.strip():
                 continue
             try:
-                yield number, json.loads(text)
-            except (ValueError, RecursionError) as error:
-                complete = text.endswith("\n")
-                what = "invalid JSON" if complete else "invalid JSON (truncated last line?)"
-                errors.append(LineError(file=name, line=number, message=f"{what}: {error}"))
+                yield number, parse_json(text, "", line_numbers=False)
+            except InputError as error:
+                why = str(error).removeprefix(": ")
+                if not text.endswith("\n"):
+                    why += " (truncated last line?)"
+                errors.append(LineError(file=name, line=number, message=why))

@@ -118,6 +118,34 @@ def _died(function: Callable, done: int, where: str) -> WorkerDied:
     )
 
 
+def _die_with_parent(parent: int) -> None:
+    """A pool worker ends when the process that started it dies. A SIGKILLed `lexsym run` left its workers
+    running for ever (the audit found two orphans in one trial): each still holds the pool's queue open, so
+    none ever sees it close. On Linux the kernel sends SIGKILL on the parent's death (PR_SET_PDEATHSIG);
+    elsewhere a thread watches the parent's pid."""
+    import signal
+    import threading
+    import time
+
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        armed = libc.prctl(1, signal.SIGKILL, 0, 0, 0) == 0  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        armed = False
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+    if not armed:
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(1.0)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+
+
 def _on_fork_pool(
     function: Callable[[Job], Result], jobs: Iterator[Job], processes: int, chunk_size: int
 ) -> Iterator[Result]:
@@ -127,7 +155,12 @@ def _on_fork_pool(
     from concurrent.futures.process import BrokenProcessPool
 
     chunks = _chunks(jobs, chunk_size)
-    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"))
+    pool = ProcessPoolExecutor(
+        processes,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_die_with_parent,
+        initargs=(os.getpid(),),
+    )
     pending: deque = deque()
     done = 0
     try:

@@ -13,6 +13,8 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
+from lexsym._util.errors import OutputError, os_problem
+
 
 def complete_lines(out: Path) -> int:
     """How many complete lines a previous run left in `out` (0 if there is none); a torn last line (a kill
@@ -29,6 +31,9 @@ def complete_lines(out: Path) -> int:
 
 def append_record(handle: IO[bytes], record: dict[str, Any]) -> None:
     """Write one record as a line (keys sorted, so reruns are byte-identical) and force it to disk."""
-    handle.write((json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n").encode())
-    handle.flush()
-    os.fsync(handle.fileno())
+    try:
+        handle.write((json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n").encode())
+        handle.flush()
+        os.fsync(handle.fileno())
+    except OSError as error:  # a full disk: the torn line is cut off when the output is resumed
+        raise OutputError(f"cannot write {os_problem(error, getattr(handle, 'name', None))}") from None

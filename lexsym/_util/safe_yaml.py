@@ -30,6 +30,23 @@ class _NoAliasLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
+class TooDeep(yaml.YAMLError):
+    """What PyYAML cannot read without a crash of its own: nesting past the recursion limit, an integer of
+    more than 4,300 digits (Python's limit on converting one)."""
+
+    def __init__(self, problem: str):
+        super().__init__(problem)
+        self.problem = problem
+
+
 def load_yaml(text: str) -> Any:
-    """The value of a YAML text, as yaml.safe_load gives it, but with aliases refused (AliasRefused)."""
-    return yaml.load(text, Loader=_NoAliasLoader)
+    """The value of a YAML text, as yaml.safe_load gives it, but with aliases refused (AliasRefused) and
+    PyYAML's own crashes on hostile nesting or numbers turned into YAMLError (TooDeep)."""
+    try:
+        return yaml.load(text, Loader=_NoAliasLoader)
+    except RecursionError:
+        raise TooDeep("nested too deeply") from None
+    except ValueError as error:
+        if isinstance(error, yaml.YAMLError):
+            raise
+        raise TooDeep("a number of more than 4,300 digits") from None

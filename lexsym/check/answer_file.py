@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from lexsym._util.errors import InputError
+from lexsym._util.json_file import parse_json
 from lexsym._util.jsonl import jsonl_lines
 from lexsym.check.checker import ClaimedSchedule, check_schedules
 from lexsym.law.case import Case, describe_validation_error, load_json
@@ -121,10 +122,7 @@ class TaskCases:
     def _index(tasks: Path) -> dict[str, tuple[int, Any]]:
         index: dict[str, tuple[int, Any]] = {}
         for number, line in enumerate(_lines(tasks), 1):
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                raise InputError(f"{tasks}:{number}: invalid JSON") from None
+            record = parse_json(line, f"{tasks}:{number}", line_numbers=False)
             if isinstance(record, dict) and isinstance(record.get("id"), str):
                 index.setdefault(record["id"], (number, record))
         return index

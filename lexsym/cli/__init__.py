@@ -14,7 +14,7 @@ import os
 
 import typer
 
-from lexsym._util.errors import LexsymError
+from lexsym._util.errors import LexsymError, os_problem
 from lexsym.cli import (
     analysis_commands,
     check_commands,
@@ -69,6 +69,8 @@ def main() -> None:
         fail(str(error), error.exit_code)
     except KeyboardInterrupt:
         fail("interrupted", 130)
+    except OSError as error:  # a write no verb turned into its own message: still the file and the reason
+        fail(f"cannot write or read {os_problem(error)}", 2)
     except Exception as error:
         if os.environ.get("LEXSYM_DEBUG"):
             raise

@@ -40,6 +40,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from lexsym._util.errors import InputError
+from lexsym._util.json_file import parse_json
 from lexsym.exams.items import (
     ExamFormat,
     ExamItem,
@@ -120,9 +121,9 @@ def _jsonl_rows(path: Path) -> Iterator[tuple[str, dict[str, Any] | str]]:
             if not text.strip():
                 continue
             try:
-                value = json.loads(text)
-            except ValueError as error:
-                yield where, f"invalid JSON ({error})"
+                value = parse_json(text, where, line_numbers=False)
+            except InputError as error:
+                yield where, str(error).removeprefix(f"{where}: ")
                 continue
             yield where, value if isinstance(value, dict) else f"not a JSON object ({type(value).__name__})"
 
@@ -163,9 +164,8 @@ def _xlsx_rows(path: Path, sheet: str | None) -> Iterator[tuple[str, dict[str, A
         if sheet is not None and sheet not in book.sheetnames:
             raise InputError(f"{path}: no sheet {sheet!r} (sheets: {', '.join(book.sheetnames)})")
         worksheet = book[sheet] if sheet else book.worksheets[0]
-        rows = worksheet.iter_rows(values_only=True)
         header: list[str] | None = None
-        for number, cells in enumerate(rows, 1):
+        for number, cells in enumerate(_sheet_rows(path, worksheet), 1):
             if header is None:
                 header = [str(c).strip() if c is not None else "" for c in cells]
                 continue
@@ -178,6 +178,20 @@ def _xlsx_rows(path: Path, sheet: str | None) -> Iterator[tuple[str, dict[str, A
             yield f"{path}:{number}", row
     finally:
         book.close()
+
+
+def _sheet_rows(path: Path, worksheet: Any) -> Iterator[tuple]:
+    """The cells of each row. A read-only workbook parses its sheet's XML only as rows are read, so a
+    damaged sheet fails here, half-way, as an XML or zip error: one InputError naming the file."""
+    rows = worksheet.iter_rows(values_only=True)
+    while True:
+        try:
+            cells = next(rows)
+        except StopIteration:
+            return
+        except Exception as error:  # ParseError, BadZipFile, KeyError ...: the workbook's bytes are damaged
+            raise InputError(f"{path}: a damaged XLSX sheet ({error.__class__.__name__}: {error})") from None
+        yield cells
 
 
 def _dataset_rows(dataset: Any, label: str) -> Iterator[tuple[str, dict[str, Any] | str]]:
@@ -196,7 +210,7 @@ def _decode_list(value: Any, name: str) -> Any:
         pass
     try:
         return ast.literal_eval(text)
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):  # {[1]: 2}: TypeError
         raise ValueError(f"{name}: not a list (JSON or Python literal)") from None
 
 

@@ -12,7 +12,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from lexsym._util.errors import InputError
-from lexsym.law.case import describe_validation_error, load_json
+from lexsym._util.json_file import read_yaml_or_json
+from lexsym.law.case import describe_validation_error
 from lexsym.law.catalogue import latest_edition
 from lexsym.law.readings import DEFAULT_READINGS, Readings
 from lexsym.law.tasks import Task
@@ -22,14 +23,33 @@ RULE_PATHS = ("730", "180_whole", "180_longer", "tie", "foreign")
 """How the 730-day rule resolves: one state for 730 days; one state for the earlier 180 days; the longer
 portion of them; a tie (hanging paragraph, federal); a foreign domicile (hanging paragraph, federal)."""
 
+
+def feasible_paths(domicile_count: int) -> list[str]:
+    """Paths a history of this many domiciles can reach. A path other than 730 needs a move inside the
+    730-day window; the longer-portion and tie paths also need a move inside the 180-day window."""
+    if domicile_count == 1:
+        return ["730"]
+    if domicile_count == 2:
+        return ["730", "180_whole", "foreign"]
+    return list(RULE_PATHS)
+
+
 _NAMES_TO_CODES = {name.upper(): code for code, name in STATES.items()}
+
+
+MAX_SPLIT_CASES = 100_000
+"""Cases of one split of one dataset: the whole benchmark has under 10,000 tasks, and a size of 2^32 ran
+for ever instead of being refused (issue 19)."""
+
+MAX_ASSETS = 200
+"""Assets of one generated case: the suites use at most 8, and the solve-scaling benchmark 64."""
 
 
 class Split(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    dev: int = Field(default=5, ge=0)
-    test: int = Field(default=100, ge=0)
+    dev: int = Field(default=5, ge=0, le=MAX_SPLIT_CASES)
+    test: int = Field(default=100, ge=0, le=MAX_SPLIT_CASES)
 
     @property
     def size(self) -> int:
@@ -42,12 +62,12 @@ class GeneratorConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = "dataset"
-    seed: int = 0
+    seed: int = Field(default=0, ge=-(2**63), lt=2**63)
     start_task: Task = Task.AE
     terminal_task: Task = Task.AE
     split: Split = Field(default_factory=Split)
-    asset_count_min: int = Field(default=1, ge=0)
-    asset_count_max: int = Field(default=1, ge=0)
+    asset_count_min: int = Field(default=1, ge=0, le=MAX_ASSETS)
+    asset_count_max: int = Field(default=1, ge=0, le=MAX_ASSETS)
     married_ratio: float = Field(default=0.5, ge=0.0, le=1.0)
     domicile_count_min: int = Field(default=1, ge=1, le=8)
     domicile_count_max: int = Field(default=1, ge=1, le=8)
@@ -96,6 +116,8 @@ class GeneratorConfig(BaseModel):
     @field_validator("state_jurisdictions", mode="before")
     @classmethod
     def _states(cls, value: Any) -> tuple[str, ...]:
+        if not isinstance(value, (list, tuple)):
+            raise ValueError("must be a list of state codes or names")
         codes = []
         for item in value:
             text = str(item).strip().upper()
@@ -113,8 +135,10 @@ class GeneratorConfig(BaseModel):
         unknown = set(value) - set(RULE_PATHS)
         if unknown:
             raise ValueError(f"unknown rule paths {sorted(unknown)} (known: {', '.join(RULE_PATHS)})")
-        if any(weight < 0 for weight in value.values()) or not any(value.values()):
-            raise ValueError("weights must be non-negative and not all zero")
+        if not all(isinstance(w, (int, float)) and 0 <= w <= 1e9 for w in value.values()) or not any(
+            value.values()
+        ):
+            raise ValueError("weights must be numbers from 0 to 1e9, not all zero")
         return value
 
     @model_validator(mode="after")
@@ -125,6 +149,13 @@ class GeneratorConfig(BaseModel):
             raise ValueError("asset_count_min is above asset_count_max")
         if self.domicile_count_min > self.domicile_count_max:
             raise ValueError("domicile_count_min is above domicile_count_max")
+        for count in range(self.domicile_count_min, self.domicile_count_max + 1):
+            reachable = feasible_paths(count)
+            if not any(self.rule_path_weights.get(path, 0) > 0 for path in reachable):
+                raise ValueError(
+                    f"rule_path_weights: no path with a weight is reachable with {count} domicile(s) "
+                    f"(reachable: {', '.join(reachable)})"
+                )
         if self.petition_date_min > self.petition_date_max:
             raise ValueError("petition_date_min is after petition_date_max")
         if self.terminal_task is not Task.AE and self.asset_count_max == 0:
@@ -204,23 +235,3 @@ def parse_config(data: Any, *, source: str = "config") -> GeneratorConfig:
 
 def load_config(path: str | Path) -> GeneratorConfig:
     return parse_config(read_yaml_or_json(path), source=str(path))
-
-
-def read_yaml_or_json(path: str | Path) -> Any:
-    """A YAML or JSON file's data; errors name the file and line."""
-    path = Path(path)
-    if path.suffix.lower() not in (".yaml", ".yml"):
-        return load_json(path)
-    import yaml
-
-    from lexsym._util.safe_yaml import load_yaml
-
-    try:
-        return load_yaml(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark else ""
-        problem = getattr(error, "problem", None)
-        raise InputError(f"{path}{where}: invalid YAML" + (f" ({problem})" if problem else "")) from None

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from lexsym._util.datafiles import read_data_yaml
-from lexsym.generate.config import RULE_PATHS, GeneratorConfig, shape_id
+from lexsym.generate.config import GeneratorConfig, feasible_paths, shape_id
 from lexsym.law.asset import Asset
 from lexsym.law.case import Case, DomicilePeriod, ThirdPartyItem, Visit
 from lexsym.law.catalogue import CatalogueAsset, load_catalogue
@@ -97,16 +97,6 @@ def _places() -> dict:
 def case_rng(config: GeneratorConfig, index: int, purpose: str) -> random.Random:
     """The random stream for one purpose of one case: independent of worker count and of order."""
     return random.Random(f"lexsym:{config.case_shape()!r}:{index}:{purpose}")
-
-
-def feasible_paths(domicile_count: int) -> list[str]:
-    """Paths a history of this many domiciles can reach. A path other than 730 needs a move inside the
-    730-day window; the longer-portion and tie paths also need a move inside the 180-day window."""
-    if domicile_count == 1:
-        return ["730"]
-    if domicile_count == 2:
-        return ["730", "180_whole", "foreign"]
-    return list(RULE_PATHS)
 
 
 def _kind_ancestry(kind: AssetKind) -> set[AssetKind]:
@@ -277,7 +267,7 @@ def sample_scenario(config: GeneratorConfig, index: int) -> Scenario:
     married = rng.random() < config.married_ratio
     debtors = _names(rng, married)
     count = rng.randint(config.domicile_count_min, config.domicile_count_max)
-    paths = [p for p in feasible_paths(count) if config.rule_path_weights.get(p, 0) > 0] or ["730"]
+    paths = [p for p in feasible_paths(count) if config.rule_path_weights.get(p, 0) > 0]
     path = rng.choices(paths, weights=[config.rule_path_weights.get(p, 0) for p in paths])[0]
     target = rng.choice(config.state_jurisdictions)
     segments, governing = sample_domicile(rng, petition, count, path, target)

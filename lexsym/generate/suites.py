@@ -67,7 +67,7 @@ def all_variants() -> list[str]:
     ]
 
 
-def _expand(key: str, value: Any) -> dict[str, Any]:
+def _expand(key: str, value: Any, source: str) -> dict[str, Any]:
     if key == "task":
         return {"start_task": "AE", "terminal_task": value}
     if key == "variant":
@@ -76,9 +76,10 @@ def _expand(key: str, value: Any) -> dict[str, Any]:
     if key in ("asset_count", "domicile_count"):
         return {f"{key}_min": value, f"{key}_max": value}
     if key == "obfuscation":
-        if value not in OBFUSCATION_PRESETS:
+        if not isinstance(value, str) or value not in OBFUSCATION_PRESETS:
             raise InputError(
-                f"unknown obfuscation preset {value!r} (known: {', '.join(OBFUSCATION_PRESETS)})"
+                f"{source}: vary.obfuscation: unknown obfuscation preset {str(value)[:60]!r} "
+                f"(known: {', '.join(OBFUSCATION_PRESETS)})"
             )
         return dict(OBFUSCATION_PRESETS[value])
     return {key: value}
@@ -112,7 +113,7 @@ def suite_datasets(data: dict[str, Any], *, source: str, seed: int | None = None
     for combination in itertools.product(*axes) if axes else [()]:
         fields = dict(base)
         for key, value in combination:
-            fields.update(_expand(key, value))
+            fields.update(_expand(key, value, source))
         name = ",".join(f"{key}={value}" for key, value in combination) or "all"
         if seed is not None:
             fields["seed"] = seed

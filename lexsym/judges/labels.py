@@ -18,13 +18,13 @@ grades) as raters of kind llm, always (`ratings_from_run`).
 from __future__ import annotations
 
 import csv
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lexsym._util.errors import InputError
+from lexsym._util.json_file import parse_json
 
 Score = float | str
 Ratings = dict[str, dict[str, Score]]  # rater -> item -> score
@@ -120,10 +120,7 @@ def _file_rows(path: Path) -> list[tuple[str, dict[str, Any]]]:
                 for number, line in enumerate(stream, start=1):
                     if not line.strip():
                         continue
-                    try:
-                        row = json.loads(line)
-                    except ValueError as error:
-                        raise InputError(f"{path}:{number}: invalid JSON: {error}") from None
+                    row = parse_json(line, f"{path}:{number}", line_numbers=False)
                     if not isinstance(row, dict):
                         raise InputError(f"{path}:{number}: a rating must be a JSON object")
                     rows.append((f"{path}:{number}", row))

@@ -6,13 +6,13 @@ The JSON file form is the pydantic model dumped as JSON; `lexsym schema case` pu
 from __future__ import annotations
 
 import datetime as dt
-import json
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from lexsym._util.errors import InputError
+from lexsym._util.json_file import load_json
 from lexsym.law.asset import MAX_DOLLARS, Asset, unset
 from lexsym.law.readings import Readings
 from lexsym.law.vocabulary import (
@@ -304,21 +304,6 @@ def parse_case(data: Any, *, source: str = "case") -> Case:
         return Case.model_validate(data)
     except ValidationError as error:
         raise InputError(f"{source}: {describe_validation_error(error)}") from None
-
-
-def load_json(path: str | Path) -> Any:
-    """Read a JSON file, turning every failure into a one-line InputError naming file and line."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"{path}: cannot read ({error.__class__.__name__})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(f"{path}:{error.lineno}: invalid JSON ({error.msg})") from None
 
 
 def load_case(path: str | Path) -> Case:

@@ -27,6 +27,7 @@ from clingo import ast
 from clingo.application import Application, clingo_main
 
 from lexsym._util.errors import RuleError, SolveError
+from lexsym.law.grounding_limits import LargeRange, grounding_limit_error, large_ranges
 from lexsym.law.rule_text import rule_text
 
 if TYPE_CHECKING:
@@ -93,12 +94,24 @@ def located_error(message: str) -> RuleError:
 
 
 _PARSED: dict[tuple[str, int, int], list[ast.AST]] = {}
+_LARGE_RANGES: dict[tuple[str, int, int], list[LargeRange]] = {}
 
 
-def parsed_file(path: Path, log_: MessageLog) -> list[ast.AST]:
-    """The statements of a rule file, parsed once per process (and again whenever the file changes)."""
-    stat = path.stat()
-    key = (str(path), stat.st_mtime_ns, stat.st_size)
+def _stamp(path: Path) -> tuple[str, int, int]:
+    """What identifies a version of a rule file; a RuleError naming it when it is missing (a rules folder
+    without encodings/allocate.lp gave a traceback, then "no feasible schedule")."""
+    try:
+        stat = path.stat()
+    except OSError as error:
+        raise RuleError(
+            f"{path}: cannot read the rule file ({error.strerror or error})", file=str(path)
+        ) from None
+    return str(path), stat.st_mtime_ns, stat.st_size
+
+
+def _parse(path: Path, log_: MessageLog) -> tuple[str, int, int]:
+    """Parse a rule file into the caches (once per process, and again whenever the file changes); its key."""
+    key = _stamp(path)
     if key not in _PARSED:
         statements: list[ast.AST] = []
 
@@ -117,7 +130,21 @@ def parsed_file(path: Path, log_: MessageLog) -> list[ast.AST]:
         except RuntimeError:
             raise log_.error(f"{path}: cannot parse") from None
         _PARSED[key] = statements
+        _LARGE_RANGES[key] = large_ranges(statements)
+    return key
+
+
+def parsed_file(path: Path, log_: MessageLog) -> list[ast.AST]:
+    """The statements of a rule file; a GroundingLimit (at its line) for a range too large to ground."""
+    key = _parse(path, log_)
+    if _LARGE_RANGES[key]:
+        raise grounding_limit_error(_display_path(str(path)), _LARGE_RANGES[key][0])
     return _PARSED[key]
+
+
+def large_ranges_in(path: Path) -> list[LargeRange]:
+    """The ranges of a rule file too large to ground (what `lexsym lint` reports as LX005)."""
+    return _LARGE_RANGES[_parse(path, MessageLog())]
 
 
 def _located_in(statement: ast.AST, filename: str) -> ast.AST:
@@ -153,8 +180,20 @@ def _load(control: clingo.Control, files: Iterable[Path], program: str, log_: Me
         control.add("base", [], program)
         control.ground([("base", [])])
     except RuntimeError:
-        raise log_.error("grounding failed") from None
+        raise _with_fact(log_.error("grounding failed"), program) from None
     log_.raise_if_fatal()
+
+
+def _with_fact(error: RuleError, program: str) -> RuleError:
+    """An error in the case's facts (line N of the program text built from the case) with the fact itself,
+    which names the asset or residence it came from."""
+    if error.file != FACTS_NAME or not error.line:
+        return error
+    lines = program.splitlines()
+    if error.line > len(lines):
+        return error
+    fact = lines[error.line - 1].strip()
+    return RuleError(f"{error} (the case fact {fact[:160]})", file=error.file, line=error.line)
 
 
 def solve_stratified(files: Sequence[Path], program: str) -> list[clingo.Symbol]:
@@ -166,16 +205,34 @@ def solve_stratified(files: Sequence[Path], program: str) -> list[clingo.Symbol]
     control.solve(on_model=lambda model: models.append(model.symbols(shown=True)))
     if len(models) != 1:
         found = "no answer set" if not models else "several answer sets"
-        raise SolveError(f"the rules gave {found}; expected exactly one (is a statute rule non-stratified?)")
+        culprit = _first_file_giving(files, program, len(models))
+        where = f" once {culprit} is added" if culprit else ""
+        raise SolveError(
+            f"the rules gave {found}{where}; expected exactly one (a constraint that always fires, or a "
+            "non-stratified rule?)"
+        )
     return models[0]
 
 
+def _first_file_giving(files: Sequence[Path], program: str, count: int) -> str | None:
+    """The first rule file whose addition, in order, makes the program have `count` (0 or 2) answer sets:
+    where to look. Only run when that already happened, so the cost (a grounding per file) is paid by a
+    broken rule file alone."""
+    for end in range(1, len(files) + 1):
+        log_ = MessageLog()
+        control = clingo.Control(["--models=2"], logger=log_, message_limit=0)
+        try:
+            _load(control, files[:end], program, log_)
+        except RuleError:
+            return None
+        with control.solve(yield_=True) as handle:
+            found = sum(1 for _ in handle)
+        if (count == 0 and not found) or (count > 1 and found > 1):
+            return _display_path(str(files[end - 1]))
+    return None
+
+
 _TAGGINGS: dict[tuple[tuple[tuple[str, int, int], ...], frozenset[str], frozenset[str]], Tagging] = {}
-
-
-def _stamp(path: Path) -> tuple[str, int, int]:
-    stat = path.stat()
-    return str(path), stat.st_mtime_ns, stat.st_size
 
 
 def _tagging(universe: Sequence[Path], names: set[str], shared: set[str], log_: MessageLog) -> Tagging:

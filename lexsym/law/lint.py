@@ -13,12 +13,13 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from lexsym._util.errors import InputError
+from lexsym._util.errors import InputError, LexsymError
 from lexsym.law.citation_formats import formats_for, recognise
 from lexsym.law.citations import exemption_id
 from lexsym.law.lint_codes import selected
 from lexsym.law.lint_grounded import grounded_problems
 from lexsym.law.lint_problem import Edit, Problem, by_name, did_you_mean, locate
+from lexsym.law.rule_text import rule_text
 from lexsym.law.rules import case_encoding_files, rules_root, statute_files
 from lexsym.law.scaffold import PLACEHOLDERS
 from lexsym.law.statute_survey import DOMAINS, Survey, survey
@@ -47,6 +48,24 @@ def _files(paths: Iterable[Path]) -> list[Path]:
 
 
 # -- text checks ------------------------------------------------------------------------------------------
+
+
+def _range_problems(path: Path) -> list[Problem]:
+    """LX005 for every range whose grounding could exhaust memory (`solve` refuses the file)."""
+    from lexsym.law.clingo_runner import large_ranges_in
+
+    try:
+        found = large_ranges_in(path)
+    except LexsymError:  # a syntax error: clingo's own message reports it
+        return []
+    return [
+        Problem(
+            locate(path, each.line),
+            f"the range {each.low}..{each.high} has {each.size:,} values; grounding it could exhaust memory",
+            "LX005",
+        )
+        for each in found
+    ]
 
 
 def _header_problems(path: Path, lines: list[str]) -> list[Problem]:
@@ -114,7 +133,7 @@ def _unquote(text: str) -> str:
 def _rename_edits(root: Path, old: str, new: str, targets: list[Path]) -> tuple[Edit, ...]:
     pattern = re.compile(rf"\b{re.escape(old)}\b")
     files = sorted({*statute_files(root), *targets})
-    return tuple(Edit(p, None, old, new) for p in files if pattern.search(p.read_text(encoding="utf-8")))
+    return tuple(Edit(p, None, old, new) for p in files if pattern.search(rule_text(p)[0]))
 
 
 def _exemption_problems(
@@ -158,7 +177,7 @@ def _exemption_problems(
             )
         elif recognised is not None and recognised.canonical != citation:
             edits = (Edit(cited_in, cited.line, citation, recognised.canonical),)
-            if path.read_text(encoding="utf-8").startswith(f"%# {citation}"):
+            if rule_text(path)[0].startswith(f"%# {citation}"):
                 edits += (Edit(path, 1, citation, recognised.canonical),)
             problems.append(
                 Problem(
@@ -308,9 +327,9 @@ def lint(
 
     problems: list[Problem] = []
     for path in targets:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = rule_text(path)[0].splitlines()
         problems += _header_problems(path, lines) + _placeholder_problems(path, lines)
-        problems += _reading_problems(path, lines)
+        problems += _reading_problems(path, lines) + _range_problems(path)
         if path.is_relative_to(statutes_dir) or not path.is_relative_to(root.resolve()):
             problems += _uncited_rule_problems(path, lines)
     problems += _exemption_problems(root, surveys, surveys_all)

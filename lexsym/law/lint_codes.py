@@ -49,6 +49,13 @@ _CODES = (
         "rule match everything.",
     ),
     LintCode(
+        "LX005",
+        "range-explodes",
+        "a range with constant ends has more than 100,000 values",
+        "clingo grounds every value of a range: `big(1..1000000000).` ran `solve` and `lint` until memory "
+        "ran out, with no message. No rule needs such a range; `solve` refuses the file at this line too.",
+    ),
+    LintCode(
         "LX101",
         "citation-missing",
         "an exemption has no citation/2",

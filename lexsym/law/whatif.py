@@ -19,8 +19,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from lexsym._util.errors import InputError
+from lexsym._util.json_file import read_yaml_or_json
 from lexsym.law.asset import MAX_DOLLARS
-from lexsym.law.case import describe_validation_error, load_json
+from lexsym.law.case import describe_validation_error
 from lexsym.law.citations import clean_citation, exemption_id
 from lexsym.law.facts import asp_string
 from lexsym.law.vocabulary import FEDERAL, STATES, state_of
@@ -122,20 +123,5 @@ def parse_table(data: Any, *, source: str = "table") -> ExemptionTable:
 def load_table(path: str | Path) -> ExemptionTable:
     """Read a table from JSON or YAML."""
     path = Path(path)
-    if path.suffix.lower() in (".yaml", ".yml"):
-        import yaml
-
-        from lexsym._util.safe_yaml import load_yaml
-
-        try:
-            data = load_yaml(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise InputError(f"{path}: no such file") from None
-        except yaml.YAMLError as error:
-            mark = getattr(error, "problem_mark", None)
-            where = f":{mark.line + 1}" if mark else ""
-            problem = getattr(error, "problem", None)
-            raise InputError(f"{path}{where}: invalid YAML" + (f" ({problem})" if problem else "")) from None
-    else:
-        data = load_json(path)
+    data = read_yaml_or_json(path)
     return parse_table(data, source=str(path))

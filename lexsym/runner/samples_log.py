@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from lexsym._util.errors import OutputError, os_problem
+
 
 def _parse_line(raw: bytes) -> dict[str, Any] | None:
     """A sample line as a dict with a string task_id and an int repeat, or None."""
@@ -80,9 +82,12 @@ class SampleWriter:
             if lines:
                 data = "".join(lines).encode("utf-8")
                 view = memoryview(data)
-                while view:
-                    view = view[os.write(self._fd, view) :]
-                await asyncio.to_thread(os.fsync, self._fd)
+                try:
+                    while view:
+                        view = view[os.write(self._fd, view) :]
+                    await asyncio.to_thread(os.fsync, self._fd)
+                except OSError as error:  # a full disk: the torn line is set aside when the run resumes
+                    raise OutputError(f"cannot write {os_problem(error, self.path)}") from None
                 self.written += len(lines)
             if len(lines) != len(batch):
                 return

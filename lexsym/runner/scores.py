@@ -138,9 +138,8 @@ def score_repeats(
         if len(answered) != len(task_set.records):
             handle, name = tempfile.mkstemp(prefix=f".scoring-tasks.r{repeat}.", suffix=".jsonl", dir=run_dir)
             with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                for record, line in zip(task_set.records, task_set.lines, strict=True):
-                    if record["id"] in answered:
-                        stream.write(line + "\n")
+                for line in task_set.raw_lines(set(answered)):
+                    stream.write(line + "\n")
             subset = tasks_path = Path(name)
         try:
             report = score(tasks_path, run_dir / predictions_name(repeat), workers=workers)
