@@ -86,12 +86,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sample", type=int, default=120, help="mutants to run (0: all)")
     parser.add_argument("--seed", type=int, default=18)
+    parser.add_argument("--only", default="", help="sweep only statute files whose path contains this")
     options = parser.parse_args()
     cases = _statute_cases()
     everything = []
     for path in sorted((REPO / "statutes").rglob("*.lp")):
         relative = path.relative_to(REPO).as_posix()
-        if relative in cases:
+        if relative in cases and options.only in relative:
             text = _without_comments(path.read_text(encoding="utf-8"))
             everything.extend((relative, *mutant) for mutant in _mutants(text))
     random.Random(options.seed).shuffle(everything)
