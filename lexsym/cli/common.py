@@ -9,8 +9,16 @@ ROWS = ("task", "variant", "suite")
 """What a score table's rows may be (`--by`) without a task set to look fields up in (`lexsym run`)."""
 
 
+MAX_MESSAGE = 2000
+"""Characters of an error shown: a message quoting a hostile value whole ran to megabytes (issue 19)."""
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
-    """Print `lexsym: error: message` on stderr and exit with `code` (2: bad input)."""
+    """Print `lexsym: error: message` on stderr, on one line of at most MAX_MESSAGE characters, and exit
+    with `code` (2: bad input)."""
+    message = " ".join(message.splitlines())
+    if len(message) > MAX_MESSAGE:
+        message = f"{message[:MAX_MESSAGE]}… ({len(message) - MAX_MESSAGE:,} more characters)"
     sys.stderr.write(f"lexsym: error: {message}\n")
     sys.exit(code)
 

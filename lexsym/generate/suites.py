@@ -118,7 +118,8 @@ def suite_datasets(data: dict[str, Any], *, source: str, seed: int | None = None
         if seed is not None:
             fields["seed"] = seed
         fields["name"] = f"{suite}/{name}"
-        config = parse_config(fields, source=f"{source} ({name})")
+        label = name if len(name) <= 120 else f"{name[:120]}…"
+        config = parse_config(fields, source=f"{source} ({label})")
         datasets.append(Dataset(suite=suite, name=name, config=config))
     return datasets
 

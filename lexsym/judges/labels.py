@@ -66,6 +66,10 @@ class Labels:
             self.sources[rater] = other.sources[rater]
 
 
+MAX_SCORE = 1e9
+"""No grade or rubric total comes near this; ±1e308 overflowed every mean and printed MAE inf (issue 19)."""
+
+
 def _number(value: Any) -> float | None:
     """The score as a number, or None when it is not written as one."""
     if isinstance(value, bool):
@@ -93,6 +97,8 @@ def _scores(rows: list[tuple[str, Any]]) -> list[Score]:
             )
         if not math.isfinite(number):
             raise InputError(f"{where}: score {value!r} is not a finite number")
+        if abs(number) > MAX_SCORE:
+            raise InputError(f"{where}: score {value!r} is out of range (at most {MAX_SCORE:g} either way)")
     return [float(number) for number in numbers]  # type: ignore[arg-type]
 
 
