@@ -860,3 +860,139 @@ def test_an_oe_jurisdiction_left_empty_is_read_as_not_given(value):
 def test_a_first_line_ending_in_a_colon_hands_over_to_the_next_value(text, expected):
     """Issue 18: the scan for a value on a later line, and where it must not reach."""
     assert extract_final_answer(text) == expected
+
+
+# --- issue 18 (second sweep): survivors of the mutation sweep of lexsym/answers ------------------------
+
+
+def test_a_response_that_is_not_text_is_refused_by_name():
+    """None, numbers and lists are not model output: the reason names the type (parse.py, _parse), rather
+    than falling through to the internal-error safety net."""
+    for text, kind in ((None, "NoneType"), (5, "int"), (["Oregon"], "list")):
+        answer = parse_answer(Task.AE, text)
+        assert not answer.ok
+        assert answer.error == f"the response is {kind}, not text"
+
+
+def test_a_whole_response_without_a_marker_is_read_up_to_300_characters():
+    """The last fallback reads a one-line response as the answer when it is at most 300 characters
+    (extraction.py, fallback_spans): a longer line is prose, not an answer."""
+    for length, readable in ((300, True), (301, False)):
+        text = "Oregon," + " " * (length - len("Oregon,Arizona")) + "Arizona"
+        assert len(text) == length
+        answer = parse_answer(Task.AE, text)
+        assert answer.ok is readable
+        if readable:
+            assert answer.value == ["OR", "AZ"]
+            assert answer.notes[0] == "no FINAL ANSWER marker: read the whole response"
+
+
+def test_a_lone_label_on_the_last_line_is_read_after_reasoning():
+    """Failing every marker and phrase, a lone label on the last non-empty line is the answer (choices.py,
+    extract_choice: the last line, not the first)."""
+    from lexsym.answers.choices import extract_choice
+
+    extraction = extract_choice("Weighing the options, none is perfect.\n\n(B)\n", ["A", "B", "C", "D"])
+    assert (extraction.label, extraction.method) == ("B", "last-line")
+
+
+def test_typed_claims_pass_through_the_public_answer_models_unchanged():
+    """`ValuationAnswer` (exported by lexsym.answers) also validates answers already read: a Claim is kept
+    as it is (shapes.py, _read_claim), not refused as "not an object with a citation"."""
+    from lexsym.answers import ValuationAnswer
+
+    claim = Claim("11 U.S.C. § 522(d)(2)", 100, "$100")
+    assert ValuationAnswer.model_validate({CAR: [claim]}).root == {CAR: [claim]}
+
+
+def test_an_empty_or_missing_mcq_output_is_named_as_such():
+    """No text at all is "empty output", not a missing marker (choices.py, extract_choice); None must not
+    raise."""
+    from lexsym.answers.choices import extract_choice
+
+    for text in (None, "", "  \n "):
+        extraction = extract_choice(text, ["A", "B"])
+        assert (extraction.label, extraction.error) == (None, "empty output")
+
+
+def test_option_labels_past_z_continue_as_aa_ab():
+    """Spreadsheet-style labels: the 27th option is AA, the 28th AB, the 53rd BA (choices.py: divmod by
+    26)."""
+    from lexsym.answers.choices import option_labels
+
+    labels = option_labels(53)
+    assert labels[25:28] == ["Z", "AA", "AB"]
+    assert labels[51:] == ["AZ", "BA"]
+
+
+def test_when_descriptions_repeat_an_exact_key_takes_the_first():
+    """Two case descriptions equal after case folding: an exactly matching key takes the first one still
+    free (alignment.py), in line with ties going to the earlier description."""
+    assert align_assets(["car"], ["Car", "CAR"]) == {"car": "Car"}
+
+
+def test_a_hedged_mcq_answer_is_reported_as_a_hedge():
+    """ "ANSWER: A or B" names two options: the failure says so (choices.py), rather than reporting a
+    marker without a valid label, so a model that hedges is told apart from one that breaks the format."""
+    from lexsym.answers.choices import extract_choice
+
+    extraction = extract_choice("ANSWER: A or B", ["A", "B", "C"])
+    assert (extraction.label, extraction.error) == (None, "several options named after the answer marker")
+
+
+def test_amount_strings_over_64_characters_are_not_read():
+    """parse_amount's documented bound: strings over 64 characters are not numbers (amounts.py)."""
+    assert parse_amount("0" * 63 + "5") == 5
+    assert parse_amount("0" * 64 + "5") is None
+
+
+def test_wrappers_are_unwrapped_at_most_three_deep():
+    """Single-key wrappers ({"answer": ...}) are taken off three levels deep at most (shapes.py,
+    unwrap_answer): a fourth "answer" is read as the answer's own first key, here a jurisdiction name."""
+    nested = {"Oregon": 100}
+    for depth in range(1, 5):
+        nested = {"answer": nested}
+        answer = parsed(Task.NA, "FINAL ANSWER: " + json.dumps(nested))
+        assert answer.notes[: min(depth, 3)] == ("unwrapped 'answer'",) * min(depth, 3)
+        assert answer.value == ({"OR": 100} if depth <= 3 else {"ANSWER": None})
+
+
+def test_an_escaped_quote_does_not_end_a_string_in_the_answer():
+    """The scan for where a JSON value ends skips the character after a backslash inside a string
+    (extraction.py, scan_value), so an escaped quote followed by a bracket stays inside the string."""
+    text = 'FINAL ANSWER: {"car": "the \\"red]\\" one"} and that is all.'
+    assert extract_final_answer(text) == '{"car": "the \\"red]\\" one"}'
+
+
+def test_a_bracketed_lower_case_label_is_read_before_prose():
+    """ "Answer: (c) is the one that fits": a lower-case letter counts as a label when bracketed, even with
+    prose after it (choices.py, _label_at: the first character after the marker decides)."""
+    from lexsym.answers.choices import extract_choice
+
+    extraction = extract_choice("Answer: (c) is the one that fits", ["A", "B", "C", "D"])
+    assert (extraction.label, extraction.method) == ("C", "marker")
+
+
+def test_python_literals_are_tried_only_for_spans_with_a_single_quote():
+    """Python's literal syntax is a fallback for answers written with single quotes (tolerant_json.py,
+    _python_literal); a span without one that is not JSON ({"Oregon": 1_000}) stays unreadable."""
+    answer = parsed(Task.NA, 'FINAL ANSWER: {"Oregon": 1_000}')
+    assert not answer.ok and answer.error.startswith("invalid JSON")
+    assert parsed(Task.NA, "FINAL ANSWER: {'Oregon': 1_000}").value == {"OR": 1000}
+
+
+def test_a_leading_plus_sign_keeps_an_amount_positive():
+    """parse_amount reads a sign before the number ("-", "−" or "+"): "+12" is 12, "-12" is -12 (amounts.py:
+    the sign is the first character)."""
+    assert parse_amount("+12") == 12
+    assert parse_amount("+$12") == 12
+    assert parse_amount("-12") == -12
+
+
+def test_the_search_for_an_unmarked_value_gives_up_after_50_values_that_never_close():
+    """Without a marker the text is searched for JSON values, and each opening bracket whose value never
+    closes costs a scan to the end; after 50 such the search stops (extraction.py, fallback_spans), so a
+    hostile response costs at most 50 scans. 49 are passed over, the 50th ends the search."""
+    found = parse_answer(Task.AE, "[" * 49 + ' ["Oregon"]')
+    assert found.ok and found.value == ["OR"]
+    assert not parse_answer(Task.AE, "[" * 50 + ' ["Oregon"]').ok

@@ -305,3 +305,307 @@ def test_a_nul_in_an_answer_string_is_judged_not_a_clingo_abort():
     (verdict,) = check_schedules(case, [us(("car\x00", D[5] + "\x00", 100), ("car", D[2] + "\x00", 5))])
     assert not verdict.valid
     assert {v.name for v in verdict.violations} <= {"unknown_asset", "unknown_citation", "not_eligible"}
+
+
+# --- issue 18 (second sweep): survivors of the mutation sweep of encodings/check.lp ---------------------
+
+
+AZ_HOMESTEAD = {
+    "domicile": [{"state": "AZ", "start": "2000-01-01"}],
+    "assets": [
+        {"id": "home", "kind": "real_property", "use": "residence", "value": 100000},
+        {"id": "cash", "kind": "homestead_proceeds", "value": 50000, "sold_on": "2023-01-10"},
+    ],
+}
+
+
+WI_TRADE = {
+    "domicile": [{"state": "WI", "start": "2000-01-01"}],
+    "assets": [
+        {"id": "tools", "kind": "tool", "use": "trade", "value": 15000},
+        {"id": "shares", "kind": "business_interest", "closely_held": True, "value": 15000},
+    ],
+}
+
+
+def test_a_zero_dollar_claim_is_no_claim():
+    """A $0 line claims nothing, so it cannot break eligibility or the one-jurisdiction rule (check.lp:22,
+    `V > 0`): models often list every exemption they considered, with 0 against those they do not use."""
+    ineligible_zero, foreign_zero = _names(
+        CAR,
+        us(("car", D[2], 100), ("car", D[4], 0)),
+        us(("car", D[2], 100), ("car", "Or. Rev. Stat. § 18.345(1)(d)", 0)),
+    )
+    assert ineligible_zero == set() and foreign_zero == set()
+
+
+@pytest.mark.parametrize(
+    ("spec", "system", "first", "second"),
+    [
+        # Ariz. Rev. Stat. § 33-1101(A) and (C) exclude each other (check.lp:85).
+        (
+            "AZ",
+            "AZ",
+            ("home", "Ariz. Rev. Stat. § 33-1101(A)", 100000),
+            ("cash", "Ariz. Rev. Stat. § 33-1101(C)", 50000),
+        ),
+        # Wis. Stat. § 815.18(3)(b)(1) and (2) exclude each other for one debtor (check.lp:90).
+        (
+            "WI",
+            "WI",
+            ("tools", "Wis. Stat. § 815.18(3)(b)(1)", 15000),
+            ("shares", "Wis. Stat. § 815.18(3)(b)(2)", 15000),
+        ),
+    ],
+)
+def test_either_side_of_an_exclusion_may_be_claimed_alone(spec, system, first, second):
+    """Claiming both sides of an exclusion breaks it; claiming either alone does not: the rule needs a claim
+    under each side of the pair."""
+    case = {"AZ": AZ_HOMESTEAD, "WI": WI_TRADE}[spec]
+    alone = _names(case, ClaimedSchedule(system, [first]), ClaimedSchedule(system, [second]))
+    assert alone == [set(), set()]
+
+
+def test_a_stacking_bar_binds_only_answers_under_its_own_law():
+    """ORS 18.345's bar on stacking is Oregon law: an answer electing § 522(d) that cites two Oregon
+    exemptions on one asset breaks the one-jurisdiction rule, not Oregon's stacking rule (check.lp:104
+    joins the bar to the answer's own jurisdiction)."""
+    spec = {"assets": [{"id": "tv", "kind": "television", "use": "personal", "value": 3500}]}
+    f, p = "Or. Rev. Stat. § 18.345(1)(f)", "Or. Rev. Stat. § 18.345(1)(p)"
+    (federal,) = _names(spec, us(("tv", f, 3000), ("tv", p, 400)))
+    assert federal == {"other_jurisdiction"}
+
+
+def test_a_claim_past_the_per_item_cap_is_named_once():
+    """Past a per-item cap the claim is named per_item_exceeded only: the single-claim rule gives way to it
+    (check.lp:69), so one fault is not reported twice."""
+    (past,) = _names(SOFA, us(("sofa", D[3], 701)))
+    assert past == {"per_item_exceeded"}
+
+
+def test_the_fallback_may_use_all_of_its_cap_when_the_base_leaves_exactly_that_much():
+    """(d)(5) adds at most $13,950 of what (d)(1) leaves unused. Claiming $13,950 of (d)(1) leaves exactly
+    $13,950: the fallback room is then the cap itself (check.lp:78, R <= F), one dollar more is too much."""
+    inside, past = _names(
+        CASH,
+        us(("home", D[1], 13950), ("cash", D[5], 1475 + 13950)),
+        us(("home", D[1], 13950), ("cash", D[5], 1475 + 13951)),
+    )
+    assert inside == set()
+    assert "fallback_exceeded" in past
+
+
+def test_a_spouse_with_no_interest_in_an_item_adds_no_per_item_cap():
+    """(d)(3)'s $700 per item is each debtor's, on their own interest. A jointly held $1 item splits as $1
+    for the debtor and $0 for the spouse (interests.lp rounds the halves), so only the debtor's $700 caps a
+    claim on it, not 2 x $700 (check.lp:36 counts the pools of claimants whose interest is above 0)."""
+    spec = {
+        "filing": "joint",
+        "assets": [
+            {"id": "sofa", "kind": "household_furnishing", "use": "personal", "value": 1, "owner": "joint"}
+        ],
+    }
+    case = parse_case(build_case(spec))
+    (verdict,) = check_schedules(case, [us(("sofa", D[3], 1000))])
+    per_item = [v.arguments for v in verdict.violations if v.name == "per_item_exceeded"]
+    assert per_item == [("sofa", "usc11_522_d_3", 1000, 700)]
+
+
+def test_a_broken_exclusion_is_reported_once_even_for_one_dollar():
+    """Claiming both sides of Ariz. Rev. Stat. § 33-1101(A)/(C) is one broken rule, named once (check.lp:86
+    orders the pair), and a $1 claim on one side is a claim like any other (check.lp:25, T > 0)."""
+    a, c = "Ariz. Rev. Stat. § 33-1101(A)", "Ariz. Rev. Stat. § 33-1101(C)"
+    case = parse_case(build_case(AZ_HOMESTEAD))
+    both, one_dollar = check_schedules(
+        case,
+        [
+            ClaimedSchedule("AZ", [("home", a, 100000), ("cash", c, 50000)]),
+            ClaimedSchedule("AZ", [("home", a, 100000), ("cash", c, 1)]),
+        ],
+    )
+    assert [v.name for v in both.violations] == ["exclusion_broken"]
+    assert [v.name for v in one_dollar.violations] == ["exclusion_broken"]
+
+
+def test_parcels_are_weighed_by_their_acreage_against_the_florida_half_acre():
+    """Fla. Const. art. X, § 4(a)(1): parcels claimed together within city limits may total half an acre,
+    weighed in hundredths of an acre (check.lp:97-98: a weighed parcel counts its weight only, not also 1)."""
+    fl = "Fla. Const. art. X, § 4(a)(1)"
+    spec = {
+        "domicile": [{"state": "FL", "start": "2000-01-01"}],
+        "assets": [
+            {"id": p, "kind": "real_property", "use": "residence", "value": v, "acres": a}
+            | {"within_city_limits": True}
+            for p, v, a in (("house", 300000, 0.25), ("yard", 50000, 0.25), ("lot", 50000, 0.01))
+        ],
+    }
+    case = parse_case(build_case(spec))
+    half_acre, past = check_schedules(
+        case,
+        [
+            ClaimedSchedule("FL", [("house", fl, 300000), ("yard", fl, 50000)]),
+            ClaimedSchedule("FL", [("house", fl, 300000), ("yard", fl, 50000), ("lot", fl, 50000)]),
+        ],
+    )
+    assert half_acre.valid
+    assert [(v.name, v.arguments) for v in past.violations] == [
+        ("class_count_exceeded", ("fl_const_x_4_a_1", "municipal_acres", 51, 50))
+    ]
+
+
+def test_one_dollar_claimed_on_a_worthless_asset_exceeds_its_value():
+    """The smallest possible over-claim, $1 on a $0 car, is named exceeds_value (check.lp:24 totals every
+    asset claimed at all, T > 0), beside the single-claim cap that the value also bounds."""
+    case = parse_case(build_case({"assets": [{"id": "car", "kind": "motor_vehicle", "value": 0}]}))
+    (verdict,) = check_schedules(case, [us(("car", D[2], 1))])
+    assert ("exceeds_value", ("car", 1, 0)) in [(v.name, v.arguments) for v in verdict.violations]
+
+
+def test_a_spouse_s_per_item_cap_does_not_reach_the_other_spouse_s_item():
+    """In a joint case each debtor's (d)(3) pool caps items at $700 on that debtor's own interest; a sofa
+    only the debtor owns takes the debtor's $700, not both spouses' (check.lp:36 joins each pool to the
+    claimant who draws on it)."""
+    spec = {
+        "filing": "joint",
+        "assets": [{**SOFA["assets"][0], "owner": "debtor"}],
+    }
+    inside, past = _names(spec, us(("sofa", D[3], 700)), us(("sofa", D[3], 701)))
+    assert inside == set()
+    assert past == {"per_item_exceeded"}
+
+
+def test_limits_are_those_of_the_answers_own_system_not_of_a_composite_beside_it():
+    """A joint case open to § 522(d) for both spouses (paragraph 2) and to the composite PA+US (paragraph
+    3: the debtor under Pennsylvania law, the spouse, domiciled abroad, under § 522(d)). An answer electing
+    US has both spouses' (d)(2), (d)(3) and (d)(5) pools; the composite's, where only the spouse draws on
+    § 522(d), must not cap it (check.lp:66-83 take every limit from the answer's jurisdiction)."""
+    spec = {
+        "petition_date": "2025-06-02",
+        "filing": "joint",
+        "domicile": [{"state": "PA", "start": "2015-01-01"}],
+        "spouse_domicile": [{"state": "FOREIGN", "start": "2015-01-01"}],
+        "assets": [
+            {"id": i, "description": i, "kind": k, "value": v, "owner": o}
+            for i, k, v, o in (
+                ("car", "motor_vehicle", 5000, "debtor"),
+                ("van", "motor_vehicle", 5000, "spouse"),
+                ("savings", "cash", 20000, "debtor"),
+                ("deposit", "cash", 20000, "spouse"),
+            )
+        ]
+        + [{**SOFA["assets"][0], "description": "sofa", "value": 900, "owner": "debtor"}],
+    }
+    case = parse_case(spec)
+    solution = solve(case)
+    assert solution.allowable.jurisdictions == ["PA+US", "US"]
+    vehicles = us(("car", D[2], 5000), ("van", D[2], 5000))
+    cash = us(("savings", D[5], 17475), ("deposit", D[5], 17475))
+    sofa = us(("sofa", D[3], 700))
+    for verdict in check_schedules(case, [vehicles, cash, sofa], solution=solution):
+        assert verdict.valid, [v.name for v in verdict.violations]
+
+
+def test_a_broken_per_debtor_exclusion_is_reported_once():
+    """A single debtor claiming both sides of Wis. Stat. § 815.18(3)(b)(1)/(2) breaks one rule, named once
+    (check.lp:91 orders the pair, which parameters.lp states both ways)."""
+    b1, b2 = "Wis. Stat. § 815.18(3)(b)(1)", "Wis. Stat. § 815.18(3)(b)(2)"
+    case = parse_case(build_case(WI_TRADE))
+    (verdict,) = check_schedules(case, [ClaimedSchedule("WI", [("tools", b1, 15000), ("shares", b2, 15000)])])
+    assert [v.name for v in verdict.violations] == ["exclusion_broken"]
+
+
+def test_a_fallback_overrun_is_reported_once_against_the_smaller_room():
+    """With no (d)(1) claim the base leaves all $27,900 unused, so (d)(5)'s room is its own $13,950 cap. A
+    $30,000 claim is over by $28,525: one fallback_exceeded, against $13,950 (check.lp:78-79 give the
+    smaller of the cap and the unused base, never both)."""
+    spec = {"assets": [{"id": "cash", "kind": "cash", "value": 40000}, CASH["assets"][1]]}
+    case = parse_case(build_case(spec))
+    # And with $20,000 of (d)(1) claimed, $7,900 is unused: the room is $7,900, not also $13,950.
+    cap, unused = check_schedules(
+        case, [us(("cash", D[5], 30000)), us(("home", D[1], 20000), ("cash", D[5], 1475 + 14000))]
+    )
+    for verdict, room, over in ((cap, 13950, 28525), (unused, 7900, 14000)):
+        fallback = [v.arguments for v in verdict.violations if v.name == "fallback_exceeded"]
+        assert fallback == [("usc11_522_d_5", "usc11_522_d_1", over, room)]
+
+
+def test_the_oregon_wildcard_alone_on_an_asset_is_no_stacking():
+    """ORS 18.345(1)(p) may not raise another exemption's amount, so it may not share an asset with one;
+    claimed alone on an asset it stacks on nothing (check.lp:104 needs a second, different exemption)."""
+    spec = {"assets": [{"id": "tv", "kind": "television", "use": "personal", "value": 3500}]}
+    (alone,) = _names(spec, ClaimedSchedule("OR", [("tv", "Or. Rev. Stat. § 18.345(1)(p)", 400)]))
+    assert alone == set()
+
+
+def test_the_wildcard_s_own_amount_is_never_a_fallback_overrun():
+    """(d)(5) has $1,475 of its own; only a claim past it draws on unused (d)(1). With (d)(1) over-claimed
+    (nothing unused, room -$2,100), $1,475 or less of (d)(5) is still no fallback_exceeded, and $1,476 is
+    (check.lp:81, T > L)."""
+    spec = {"assets": [CASH["assets"][0], {**CASH["assets"][1], "value": 40000}]}
+    at_own, below_own, past_own = _names(
+        spec, *(us(("home", D[1], 30000), ("cash", D[5], amount)) for amount in (1475, 1000, 1476))
+    )
+    assert at_own == below_own == {"aggregate_exceeded", "exceeds_single_claim"}
+    assert past_own == {"aggregate_exceeded", "exceeds_single_claim", "fallback_exceeded"}
+
+
+def test_the_522p_cap_counts_only_the_homestead_not_other_claims():
+    """11 U.S.C. § 522(p) caps the homestead acquired within 1,215 days; a car claimed beside it under
+    Ariz. Rev. Stat. § 33-1125(8) is outside the group and does not count against it (check.lp:101)."""
+    spec = {
+        "domicile": [{"state": "AZ", "start": "2000-01-01"}],
+        "petition_date": "2024-06-01",
+        "assets": [
+            {
+                "id": "home",
+                "kind": "real_property",
+                "use": "residence",
+                "value": 500000,
+                "acquired_on": "2023-01-01",
+            },
+            {"id": "car", "kind": "motor_vehicle", "use": "personal", "value": 5000},
+        ],
+    }
+    home, car = (
+        ("home", "Ariz. Rev. Stat. § 33-1101(A)", 189050),
+        ("car", "Ariz. Rev. Stat. § 33-1125(8)", 5000),
+    )
+    (both,) = _names(spec, ClaimedSchedule("AZ", [home, car]))
+    assert both == set()
+
+
+def test_a_claim_one_dollar_past_a_vehicle_cap_needs_a_second_vehicle_claim():
+    """(d)(2) gives each joint debtor one vehicle claim of $4,450. $4,450 on the couple's car is one claim;
+    $4,451 takes both spouses' (ceil(4451 / 4450) = 2, check.lp:41), so a $1 claim on a second car is a
+    third vehicle claim."""
+    spec = {
+        "filing": "joint",
+        "assets": [
+            {"id": "car1", "kind": "motor_vehicle", "value": 10000, "owner": "joint"},
+            {"id": "car2", "kind": "motor_vehicle", "value": 3000, "owner": "debtor"},
+        ],
+    }
+    one_claim, two_claims = _names(
+        spec, us(("car1", D[2], 4450), ("car2", D[2], 1)), us(("car1", D[2], 4451), ("car2", D[2], 1))
+    )
+    assert one_claim == set()
+    assert two_claims == {"item_count_exceeded"}
+
+
+def test_in_a_composite_the_fallback_room_is_the_composite_s_own():
+    """Under PA+US only the spouse draws on § 522(d): (d)(5) has the spouse's $1,675 and at most $15,800
+    from unused (d)(1). A $34,000 claim is one fallback overrun against that $15,800, not also against the
+    $31,575 of (d)(1) left unused, which only the couple's US pools could reach (check.lp:79)."""
+    spec = {
+        "petition_date": "2025-06-02",
+        "filing": "joint",
+        "domicile": [{"state": "PA", "start": "2015-01-01"}],
+        "spouse_domicile": [{"state": "FOREIGN", "start": "2015-01-01"}],
+        "assets": [
+            {"id": "deposit", "description": "deposit", "kind": "cash", "value": 60000, "owner": "spouse"}
+        ],
+    }
+    case = parse_case(spec)
+    (verdict,) = check_schedules(case, [ClaimedSchedule("PA+US", [("deposit", D[5], 34000)])])
+    fallback = [v.arguments for v in verdict.violations if v.name == "fallback_exceeded"]
+    assert fallback == [("usc11_522_d_5", "usc11_522_d_1", 32325, 15800)]

@@ -321,3 +321,135 @@ def test_kansas_opt_out_keeps_522d10_in_the_justification():
 def test_petitions_before_bapcpa_are_refused():
     with pytest.raises(Exception, match="BAPCPA"):
         allowable([("OR", "2000-01-01", None)], dt.date(2005, 10, 16))
+
+
+# --- issue 18 (second sweep): survivors of the mutation sweep of encodings/domicile.lp -------------------
+
+
+def test_georgia_s_opt_out_binds_only_a_debtor_there_for_the_longer_part_of_the_last_180_days():
+    """Georgia's opt-out reaches debtors domiciled in Georgia for the 180 days before filing or the longer
+    portion of them (reading camp). Georgia law governs both debtors below (the 180-day step); one came back
+    10 days before filing, and is not bound though domiciled in Georgia on the petition day
+    (domicile.lp:114-115, not :102-104); the other came back 100 days before filing, and is bound."""
+    back_10 = allowable(
+        [("GA", before(3000), before(730)), ("PA", before(730), before(10)), ("GA", before(10), None)]
+    )
+    assert back_10.applicable_state == "GA"
+    assert back_10.jurisdictions == ["GA", "US"]
+    back_100 = allowable(
+        [("GA", before(3000), before(730)), ("PA", before(730), before(100)), ("GA", before(100), None)]
+    )
+    assert back_100.jurisdictions == ["GA"]
+
+
+def test_nebraska_s_opt_out_binds_only_cases_filed_in_nebraska():
+    """Nebraska's opt-out reaches cases filed in Nebraska (In re Long; reading camp), not its domiciliaries
+    as such: a Nebraskan filing elsewhere may elect § 522(d) (domicile.lp:117-118, not :102-104)."""
+    assert allowable([("NE", before(3000), None)], filed_in="PA").jurisdictions == ["NE", "US"]
+    assert allowable([("NE", before(3000), None)], filed_in="NE").jurisdictions == ["NE"]
+
+
+def test_utah_s_opt_out_binds_a_debtor_who_left_within_the_last_180_days_only():
+    """Utah's opt-out names residents and those who have not been non-residents for the 180 days before
+    filing (reading camp). Utah law governs both debtors (the 180-day step); one left Utah 100 days before
+    filing and is bound, one left 200 days before and may elect § 522(d) (domicile.lp:107-110)."""
+    left_100 = allowable([("UT", before(3000), before(100)), ("PA", before(100), None)])
+    left_200 = allowable([("UT", before(3000), before(200)), ("PA", before(200), None)])
+    assert left_100.applicable_state == left_200.applicable_state == "UT"
+    assert left_100.jurisdictions == ["UT"]
+    assert left_200.jurisdictions == ["UT", "US"]
+
+
+def test_utah_s_180_days_before_filing_are_days_p_minus_180_to_p_minus_1():
+    """A debtor who left Utah 180 days before filing was a non-resident for all of the 180 days and is not
+    bound; one who left 179 days before was in Utah on day P-180 and is (domicile.lp:49, recent180)."""
+    left_180 = allowable([("UT", before(3000), before(180)), ("PA", before(180), None)])
+    left_179 = allowable([("UT", before(3000), before(179)), ("PA", before(179), None)])
+    assert left_180.jurisdictions == ["UT", "US"]
+    assert left_179.jurisdictions == ["UT"]
+
+
+def test_georgia_s_opt_out_needs_strictly_more_days_there_and_some_days_at_all():
+    """Georgia's longer-portion test is strict, as § 522(b)(3)(A)'s is: 90 days in Georgia and 90 in
+    Pennsylvania in the last 180 is no longer portion (domicile.lp:113, M >= N). A debtor governed by Georgia
+    law who spent none of the last 180 days there is not bound either (:115 needs days there)."""
+    tie = allowable(
+        [("GA", before(3000), before(730)), ("PA", before(730), before(90)), ("GA", before(90), None)]
+    )
+    abroad = allowable([("GA", before(3000), before(730)), ("FOREIGN", before(730), None)])
+    assert tie.applicable_state == abroad.applicable_state == "GA"
+    assert tie.jurisdictions == ["GA", "US"]
+    assert abroad.jurisdictions == ["GA", "US"]
+
+
+def test_filing_in_an_opted_out_state_binds_only_under_nebraska_s_wording():
+    """Filing in Illinois does not make Illinois's residents-only opt-out reach a debtor living in
+    Pennsylvania on the petition day; only an opt-out worded for cases filed in the state does
+    (domicile.lp:118 is for opt_out_scope filed_in_state)."""
+    moved = [("IL", before(3000), str(PETITION)), ("PA", str(PETITION), None)]
+    assert allowable(moved, filed_in="IL").jurisdictions == ["IL", "US"]
+
+
+def test_disagreeing_spouses_are_deemed_to_elect_522d_only_where_paragraph_2_is_open_to_both():
+    """§ 522(b)(1)'s deemed election is "where such election is permitted": with the spouse barred from
+    § 522(d) by Arizona's opt-out, filing in Pennsylvania deems nothing and the couple keep their composite
+    (domicile.lp:156 needs paragraph2_open)."""
+    result = joint(
+        [("PA", before(3000), None)], [("AZ", before(3000), None)], spouses_cannot_agree=True, filed_in="PA"
+    )
+    assert result.jurisdictions == ["PA+AZ"]
+    # The same with the debtor barred and the spouse free (domicile.lp:152 needs both spouses).
+    mirrored = joint(
+        [("AZ", before(3000), None)], [("PA", before(3000), None)], spouses_cannot_agree=True, filed_in="PA"
+    )
+    assert mirrored.jurisdictions == ["AZ+PA"]
+
+
+def test_disagreeing_spouses_not_deemed_to_elect_522d_must_elect_paragraph_3():
+    """Both spouses could elect § 522(d), but they cannot agree and Arizona, where they file, has opted out:
+    no election is deemed, and spouses who cannot agree must take paragraph (3) (In re Hassen;
+    domicile.lp:158-159 withholds paragraph (2) from them)."""
+    result = joint(
+        [("PA", before(3000), None)], [("PA", before(3000), None)], spouses_cannot_agree=True, filed_in="AZ"
+    )
+    assert result.jurisdictions == ["PA"]
+
+
+def test_a_deemed_election_is_the_only_reason_given_for_522d():
+    """Two spouses abroad reach § 522(d) by the hanging paragraph; when they cannot agree and file where it
+    is permitted, they are deemed to elect it, and that is the reason given, not also the hanging paragraph
+    (domicile.lp:171 yields to the deemed election)."""
+    abroad = [("FOREIGN", before(3000), None)]
+    result = joint(abroad, abroad, spouses_cannot_agree=True, filed_in="PA")
+    assert [(r.jurisdiction, r.reason) for r in result.reasons] == [("US", "deemed_election")]
+    # Both under Pennsylvania law: deemed to elect paragraph (2), they lose Pennsylvania's (:168-169).
+    at_home = [("PA", before(3000), None)]
+    deemed = joint(at_home, at_home, spouses_cannot_agree=True, filed_in="PA")
+    assert [(r.jurisdiction, r.reason) for r in deemed.reasons] == [("US", "deemed_election")]
+
+
+def test_each_allowed_jurisdiction_has_exactly_its_own_reason():
+    """One reason per path: all 180 days in one place is the whole-180 path, not also the longer portion
+    (domicile.lp:77, N < 180); a state that has not opted out gives § 522(d) as not_opted_out, not also as
+    an opt-out that does not reach the debtor (:128 needs an opt-out)."""
+    whole_180 = allowable([("PA", before(3000), before(730)), ("FOREIGN", before(730), None)])
+    assert [r.reason for r in whole_180.by_debtor[0].reasons] == ["state_law(whole_180)", "not_opted_out(pa)"]
+    at_home = allowable([("PA", before(3000), None)])
+    assert [r.reason for r in at_home.by_debtor[0].reasons] == ["state_law(whole_730)", "not_opted_out(pa)"]
+
+
+def test_spouses_both_under_the_hanging_paragraph_elect_522d_not_a_composite_of_it_with_itself():
+    """Two spouses domiciled abroad both take § 522(d) by the hanging paragraph: one system, US, not a
+    composite US+US (domicile.lp:165, J1 != J2)."""
+    abroad = [("FOREIGN", before(3000), None)]
+    result = joint(abroad, abroad)
+    assert result.jurisdictions == ["US"]
+    assert [(r.jurisdiction, r.reason) for r in result.reasons] == [("US", "hanging_paragraph")]
+
+
+def test_a_debtor_under_an_opted_out_state_s_law_keeps_it_beside_a_spouse_under_522d():
+    """The debtor is bound by Arizona's opt-out; the spouse, domiciled abroad, takes § 522(d) by the
+    hanging paragraph. Their paragraph (3) is the composite AZ+US; § 522(d) alone is open to them only if
+    both spouses reach it (domicile.lp:163 needs the same law for both)."""
+    result = joint([("AZ", before(3000), None)], [("FOREIGN", before(3000), None)])
+    assert result.jurisdictions == ["AZ+US"]

@@ -291,3 +291,54 @@ def test_bootstrap_draws_in_chunks_give_the_same_result_as_one_draw():
     rng = np.random.default_rng(0)
     means = values[rng.integers(0, 6000, size=(400, 6000))].mean(axis=1)
     assert bootstrap_se(values, resamples=400) == pytest.approx(float(means.std(ddof=1)), rel=1e-12)
+
+
+# --- issue 18 (second sweep): survivors of the mutation sweep of lexsym/scoring/metrics.py ----------------
+
+
+def test_the_mean_of_no_scores_is_zero():
+    """A group with no samples answered nothing right: 0/0/0, not an error and not None (PRF.mean)."""
+    assert PRF.mean([]) == PRF(0.0, 0.0, 0.0) == metrics.ZERO
+
+
+def test_oe_a_schedule_one_dollar_better_than_the_optimum_beats_it():
+    """Any negative gap, even -$1, means the checker or the solver is wrong: flagged, never credited
+    (oe_score: gap < 0)."""
+    score = oe_score(outcome(non_exempt=999, gap=-1, gap_percent=-0.1))
+    assert score.beats_optimum and score.valid
+    assert not score.correct and not score.within_tolerance
+
+
+def test_bootstrap_defaults_are_1000_resamples_and_seed_0():
+    """The documented defaults (module docstring: "1,000 resamples, seed 0"): reports state them, so a
+    changed default would silently change every published standard error."""
+    values = [float(i % 7) for i in range(40)]
+    assert bootstrap_se(values) == bootstrap_se(values, resamples=1000, seed=0)
+    assert metrics.bootstrap_median_se(values) == metrics.bootstrap_median_se(values, resamples=1000, seed=0)
+
+
+def test_two_resamples_are_enough_for_a_bootstrap_standard_error():
+    """Two resampled means (or medians) have a standard deviation; fewer do not (resamples < 2 is None)."""
+    values = [0.0, 1.0, 2.0, 3.0, 4.0]
+    for se in (bootstrap_se, metrics.bootstrap_median_se):
+        assert se(values, resamples=1) is None
+        two = se(values, resamples=2, seed=3)
+        assert two is not None and two >= 0.0
+
+
+def test_bootstrap_median_se_is_the_sd_of_resampled_medians():
+    """As for the mean: the sample standard deviation (ddof=1) of the medians of `resamples` draws of n
+    values with replacement, from numpy's default_rng(seed)."""
+    values = np.array([0.0, 1.0, 1.0, 0.5, 0.25, 1.0, 0.0, 900.0])
+    rng = np.random.default_rng(7)
+    medians = np.median(values[rng.integers(0, len(values), size=(300, len(values)))], axis=1)
+    expected = float(medians.std(ddof=1))
+    assert metrics.bootstrap_median_se(values, resamples=300, seed=7) == pytest.approx(expected, rel=1e-12)
+
+
+def test_bootstrap_median_se_of_two_values_and_of_over_a_million():
+    """Two different values have a spread of resampled medians (only one value has none); and more than a
+    million values are drawn one row at a time (chunks of max(1, 1_000_000 // n) rows) without error."""
+    assert metrics.bootstrap_median_se([0.0, 1.0]) > 0.0
+    many = np.zeros(1_000_001)
+    assert metrics.bootstrap_median_se(many, resamples=2) == 0.0

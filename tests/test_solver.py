@@ -185,3 +185,55 @@ def test_all_jurisdictions_flag_adds_non_allowable_ones():
     assert flags["US"] is False and flags["AZ"] is True
     assert {"IL", "OR", "PA", "WI"} <= set(flags) and not any(flags[j] for j in ("IL", "OR", "PA", "WI"))
     assert both.optimal.jurisdiction == "AZ"
+
+
+def test_a_table_exclusion_binds_in_a_composite_system_as_in_its_own():
+    """A what-if table's exclusion was keyed to the exemption's own jurisdiction (parameters.lp), so under
+    PA+US, where the spouse draws on § 522(d), both sides could be claimed: found by the mutation sweep
+    (check.lp#136). Under US alone the same pair was refused; now both systems leave $1,000 unexempt."""
+    table = parse_table(
+        {
+            "name": "two that exclude each other",
+            "exemptions": [
+                {
+                    "citation": "Test Code § 1(a)",
+                    "jurisdiction": "US",
+                    "single": {"limit": 1000},
+                    "joint": {"limit": 1000},
+                    "excludes": ["Test Code § 1(b)"],
+                },
+                {
+                    "citation": "Test Code § 1(b)",
+                    "jurisdiction": "US",
+                    "single": {"limit": 1000},
+                    "joint": {"limit": 1000},
+                },
+            ],
+        }
+    )
+    spec = {
+        "petition_date": "2025-06-02",
+        "filing": "joint",
+        "domicile": [{"state": "PA", "start": "2015-01-01"}],
+        "spouse_domicile": [{"state": "FOREIGN", "start": "2015-01-01"}],
+        "assets": [
+            {
+                "id": "a",
+                "description": "first item",
+                "kind": "cash",
+                "value": 1000,
+                "owner": "spouse",
+                "applicable_exemptions": ["Test Code § 1(a)"],
+            },
+            {
+                "id": "b",
+                "description": "second item",
+                "kind": "cash",
+                "value": 1000,
+                "owner": "spouse",
+                "applicable_exemptions": ["Test Code § 1(b)"],
+            },
+        ],
+    }
+    solution = solve(parse_case(spec), tables=[table])
+    assert {r.jurisdiction: r.non_exempt_total for r in solution.jurisdictions} == {"PA+US": 1000, "US": 1000}
