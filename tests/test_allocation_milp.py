@@ -23,9 +23,9 @@ import lexsym
 from lexsym.law.allocation import AllocationProblem
 from lexsym.law.allocator import allocate
 from lexsym.law.case import Case
-from lexsym.law.clingo_runner import solve_stratified
 from lexsym.law.facts import case_facts
 from lexsym.law.rules import case_encoding_files, encoded_jurisdictions, rules_root, statute_files
+from lexsym.law.stratified import solve_stratified
 from lexsym.law.vocabulary import state_of
 from lexsym.oracles.milp import solve_milp
 from lexsym.testing import allocation_problems, federal_cases, random_allocation_problem, random_federal_case

@@ -19,9 +19,9 @@ import lexsym
 from lexsym._util.errors import InputError
 from lexsym.law.case import Case
 from lexsym.law.catalogue import CatalogueAsset, load_catalogue, load_catalogue_file
-from lexsym.law.clingo_runner import solve_stratified
 from lexsym.law.rules import rules_root, statute_files
 from lexsym.law.solution import Solution
+from lexsym.law.stratified import solve_stratified
 from lexsym.law.vocabulary import KIND_PARENTS, AssetKind, Use
 
 MIN_ENTRIES = 500

@@ -16,9 +16,9 @@ import pytest
 
 from lexsym.law.allocation import decode_arguments
 from lexsym.law.citations import citation_key
-from lexsym.law.clingo_runner import solve_stratified
 from lexsym.law.facts import asp_date
 from lexsym.law.rules import rules_root, statute_files
+from lexsym.law.stratified import solve_stratified
 
 pytestmark = pytest.mark.shared
 AS_OF = dt.date(2022, 6, 1)  # OpenExempt's figures are the 2022 § 104 amounts

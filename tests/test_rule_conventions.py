@@ -39,7 +39,7 @@ def _pairs(atoms: set[str], name: str) -> dict[str, str]:
 
 
 def _show_all(files: list[Path]) -> set[str]:
-    from lexsym.law.clingo_runner import solve_stratified
+    from lexsym.law.stratified import solve_stratified
 
     program = (
         "#show exemption/2. #show citation/2. #show exemption_title/2. #show statute_text/2. #show amount/4."

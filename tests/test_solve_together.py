@@ -117,9 +117,10 @@ def test_case_facts_are_read_as_one_plain_fact_per_line():
 
 
 def test_a_normal_batch_is_grounded_together_and_split_back_exactly():
-    from lexsym.law.clingo_runner import solve_stratified, solve_stratified_together
+    from lexsym.law.clingo_runner import solve_stratified_together
     from lexsym.law.first_pass import case_program
     from lexsym.law.rules import case_encoding_files, rules_root, statute_files, stratified_files
+    from lexsym.law.stratified import solve_stratified
 
     root = rules_root()
     files = [*statute_files(root, ["US", "OR"]), *case_encoding_files(root)]

@@ -316,8 +316,8 @@ def _citation_jurisdictions(root: Path, tables: Sequence[ExemptionTable]) -> dic
 
 @cache
 def _statute_citation_jurisdictions(root: Path) -> tuple[tuple[str, str], ...]:
-    from lexsym.law.clingo_runner import solve_stratified
     from lexsym.law.rules import statute_files
+    from lexsym.law.stratified import solve_stratified
 
     symbols = solve_stratified(
         [root / "encodings" / "vocabulary.lp", *statute_files(root)],

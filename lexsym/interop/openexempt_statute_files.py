@@ -30,10 +30,10 @@ from functools import cache
 from typing import Any
 
 from lexsym.law.allocation import decode_arguments
-from lexsym.law.clingo_runner import solve_stratified
 from lexsym.law.facts import asp_date
 from lexsym.law.rules import rules_root, statute_files
 from lexsym.law.statute_sheet import statute_sheet
+from lexsym.law.stratified import solve_stratified
 from lexsym.law.vocabulary import JURISDICTION_NAMES
 
 NATIVE_JURISDICTIONS: dict[str, str] = {

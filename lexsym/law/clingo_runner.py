@@ -48,7 +48,7 @@ FATAL_CODES = {
 FACTS_NAME = "<case facts>"
 
 
-def _display_path(path: str) -> str:
+def display_path(path: str) -> str:
     if path in ("<string>", "<block>"):
         return FACTS_NAME
     try:
@@ -86,7 +86,7 @@ def located_error(message: str) -> RuleError:
     detail = " ".join(part.strip() for part in rest.splitlines() if part.strip())
     if not match:
         return RuleError(f"clingo: {first}{': ' + detail if detail else ''}")
-    path = _display_path(match["file"])
+    path = display_path(match["file"])
     text = match["rest"].removeprefix("error: ").removeprefix("info: ").rstrip(":")
     if detail:
         text = f"{text}: {detail}"
@@ -138,7 +138,7 @@ def parsed_file(path: Path, log_: MessageLog) -> list[ast.AST]:
     """The statements of a rule file; a GroundingLimit (at its line) for a range too large to ground."""
     key = _parse(path, log_)
     if _LARGE_RANGES[key]:
-        raise grounding_limit_error(_display_path(str(path)), _LARGE_RANGES[key][0])
+        raise grounding_limit_error(display_path(str(path)), _LARGE_RANGES[key][0])
     return _PARSED[key]
 
 
@@ -173,7 +173,7 @@ def _add_files(builder: ast.ProgramBuilder, files: Iterable[Path], log_: Message
             builder.add(statement)
 
 
-def _load(control: clingo.Control, files: Iterable[Path], program: str, log_: MessageLog) -> None:
+def load_program(control: clingo.Control, files: Iterable[Path], program: str, log_: MessageLog) -> None:
     try:
         with ast.ProgramBuilder(control) as builder:
             _add_files(builder, files, log_)
@@ -187,49 +187,11 @@ def _load(control: clingo.Control, files: Iterable[Path], program: str, log_: Me
 def _with_fact(error: RuleError, program: str) -> RuleError:
     """An error in the case's facts (line N of the program text built from the case) with the fact itself,
     which names the asset or residence it came from."""
-    if error.file != FACTS_NAME or not error.line:
-        return error
     lines = program.splitlines()
-    if error.line > len(lines):
+    if error.file != FACTS_NAME or not error.line or error.line > len(lines):
         return error
     fact = lines[error.line - 1].strip()
     return RuleError(f"{error} (the case fact {fact[:160]})", file=error.file, line=error.line)
-
-
-def solve_stratified(files: Sequence[Path], program: str) -> list[clingo.Symbol]:
-    """Ground and solve a program that has exactly one answer set; return its shown atoms."""
-    log_ = MessageLog()
-    control = clingo.Control(["--models=2", "--warn=all"], logger=log_, message_limit=100)
-    _load(control, files, program, log_)
-    models: list[list[clingo.Symbol]] = []
-    control.solve(on_model=lambda model: models.append(model.symbols(shown=True)))
-    if len(models) != 1:
-        found = "no answer set" if not models else "several answer sets"
-        culprit = _first_file_giving(files, program, len(models))
-        where = f" once {culprit} is added" if culprit else ""
-        raise SolveError(
-            f"the rules gave {found}{where}; expected exactly one (a constraint that always fires, or a "
-            "non-stratified rule?)"
-        )
-    return models[0]
-
-
-def _first_file_giving(files: Sequence[Path], program: str, count: int) -> str | None:
-    """The first rule file whose addition, in order, makes the program have `count` (0 or 2) answer sets:
-    where to look. Only run when that already happened, so the cost (a grounding per file) is paid by a
-    broken rule file alone."""
-    for end in range(1, len(files) + 1):
-        log_ = MessageLog()
-        control = clingo.Control(["--models=2"], logger=log_, message_limit=0)
-        try:
-            _load(control, files[:end], program, log_)
-        except RuleError:
-            return None
-        with control.solve(yield_=True) as handle:
-            found = sum(1 for _ in handle)
-        if (count == 0 and not found) or (count > 1 and found > 1):
-            return _display_path(str(files[end - 1]))
-    return None
 
 
 _TAGGINGS: dict[tuple[tuple[tuple[str, int, int], ...], frozenset[str], frozenset[str]], Tagging] = {}

@@ -21,10 +21,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from lexsym._util.errors import InputError
 from lexsym.law.case import Case
 from lexsym.law.claim_explainer import why_text
-from lexsym.law.clingo_runner import MessageLog, parsed_file, solve_stratified
+from lexsym.law.clingo_runner import MessageLog, parsed_file
 from lexsym.law.facts import asp_string, case_facts
 from lexsym.law.first_pass import case_program, first_pass
 from lexsym.law.rules import case_encoding_files, rules_root, statute_files
+from lexsym.law.stratified import solve_stratified
 from lexsym.law.systems import system_id as jurisdiction_id
 from lexsym.law.vocabulary import JURISDICTION_NAMES
 from lexsym.law.whatif import ExemptionTable

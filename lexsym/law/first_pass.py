@@ -18,9 +18,10 @@ from lexsym._util.errors import LexsymError, RuleError, SolveError
 from lexsym.law.allocation import decode_arguments
 from lexsym.law.case import Case
 from lexsym.law.citations import resolve_citation
-from lexsym.law.clingo_runner import solve_stratified, solve_stratified_together
+from lexsym.law.clingo_runner import solve_stratified_together
 from lexsym.law.facts import case_facts
 from lexsym.law.rules import case_encoding_files, statute_files, stratified_files
+from lexsym.law.stratified import solve_stratified
 from lexsym.law.whatif import ExemptionTable
 
 

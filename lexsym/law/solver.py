@@ -20,7 +20,7 @@ from lexsym.law.allowable import allowable_from
 from lexsym.law.amount_notes import is_encoded, raise_on_missing_amounts, solution_warnings
 from lexsym.law.case import Case
 from lexsym.law.claim_explainer import ClaimExplainer, why_text
-from lexsym.law.clingo_runner import solve_stratified, solve_stratified_together
+from lexsym.law.clingo_runner import solve_stratified_together
 from lexsym.law.facts import domicile_facts
 from lexsym.law.first_pass import FirstPass, first_pass
 from lexsym.law.rules import (
@@ -39,6 +39,7 @@ from lexsym.law.solution import (
     OptimalExemptions,
     Solution,
 )
+from lexsym.law.stratified import solve_stratified
 from lexsym.law.systems import system_constant, system_id, system_name
 from lexsym.law.vocabulary import FEDERAL
 from lexsym.law.whatif import ExemptionTable

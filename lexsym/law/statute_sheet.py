@@ -15,9 +15,9 @@ from pathlib import Path
 
 from lexsym.law.allocation import decode_arguments
 from lexsym.law.citations import citation_order
-from lexsym.law.clingo_runner import solve_stratified
 from lexsym.law.facts import asp_date
 from lexsym.law.rules import rules_root, statute_files
+from lexsym.law.stratified import solve_stratified
 from lexsym.law.vocabulary import JURISDICTION_NAMES
 
 _SHOW = """

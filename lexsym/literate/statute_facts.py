@@ -16,10 +16,10 @@ from pathlib import Path
 
 from lexsym.law.allocation import decode_arguments
 from lexsym.law.citations import citation_order
-from lexsym.law.clingo_runner import solve_stratified
 from lexsym.law.facts import asp_date
 from lexsym.law.rules import statute_files
 from lexsym.law.statute_survey import survey
+from lexsym.law.stratified import solve_stratified
 from lexsym.law.vocabulary import state_of, systems_of
 
 _SHOW = """

@@ -21,9 +21,9 @@ from typing import Any
 
 from lexsym._util.errors import SolveError
 from lexsym.law.case import Case
-from lexsym.law.clingo_runner import solve_stratified
 from lexsym.law.facts import asp_date
 from lexsym.law.rules import rules_root
+from lexsym.law.stratified import solve_stratified
 
 PROGRAM = Path(__file__).parent / "prolog" / "domicile.pl"
 """Inside the package, so it ships in the wheel."""

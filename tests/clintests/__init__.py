@@ -13,10 +13,10 @@ from typing import Any
 import clingo
 
 from lexsym import parse_case, solve
-from lexsym.law.clingo_runner import solve_stratified
 from lexsym.law.rules import case_encoding_files, rules_root, statute_files
 from lexsym.law.solution import JurisdictionResult, Solution
 from lexsym.law.statute_tests import DEFAULT_STATE, build_case
+from lexsym.law.stratified import solve_stratified
 
 
 def solve_spec(spec: dict[str, Any], *, state: str = DEFAULT_STATE, **options: Any) -> Solution:
